@@ -1,0 +1,63 @@
+//===- spiketrap_clock.h - The time source of the hooks ---------*- C++ -*-===//
+//
+// Hooks read raw ticks: the invariant TSC (rdtsc, ~10 ns) when the CPU or the
+// kernel vouches for it, else CLOCK_MONOTONIC in nanoseconds (~25 ns). Ticks
+// become nanoseconds only outside the hooks, with the start-up calibration.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_CLOCK_H
+#define SPIKETRAP_CLOCK_H
+
+#include "spiketrap_defs.h"
+#include "spiketrap_flags.h"
+
+#include <stdint.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+namespace __spiketrap {
+
+struct ClockState {
+  bool UseTsc;            // read by every hook
+  uint64_t TicksPerSecond; // calibrated
+  uint64_t StartTicks;    // at start-up, for "time since start"
+  uint64_t StartNs;       // CLOCK_MONOTONIC at StartTicks
+  uint64_t TicksPerNsQ32;  // ticks per ns in 32.32 fixed point, for the hooks
+};
+extern ClockState theClock;
+
+inline uint64_t monotonicNs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return uint64_t(T.tv_sec) * 1000000000ull + uint64_t(T.tv_nsec);
+}
+
+SPIKETRAP_ALWAYS_INLINE uint64_t now() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (SPIKETRAP_LIKELY(theClock.UseTsc))
+    return __rdtsc();
+#endif
+  return monotonicNs();
+}
+
+// Whether the TSC is invariant (CPUID) or the kernel's clocksource is tsc.
+bool tscUsable();
+// Chooses the source and calibrates it against CLOCK_MONOTONIC (a few ms).
+void clockInit(ClockMode Mode);
+
+inline uint64_t ticksToNs(uint64_t Ticks) {
+  return uint64_t(((unsigned __int128)Ticks * 1000000000ull +
+                   theClock.TicksPerSecond / 2) /
+                  theClock.TicksPerSecond);
+}
+// One multiply: cheap enough for an enter hook that meets a threshold.
+inline uint64_t nsToTicks(uint64_t Ns) {
+  return uint64_t(((unsigned __int128)Ns * theClock.TicksPerNsQ32) >> 32);
+}
+const char *clockName();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_CLOCK_H

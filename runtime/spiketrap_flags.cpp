@@ -1,0 +1,185 @@
+//===- spiketrap_flags.cpp - Parse SPIKETRAP_OPTIONS ----------------------===//
+#include "spiketrap_flags.h"
+#include "spiketrap_format.h"
+
+#include <string.h>
+#include <strings.h>
+
+namespace __spiketrap {
+
+Flags flags;
+
+namespace {
+
+// Parses "123", "16.6" into a value scaled by Scale (so "16.6" with Scale
+// 1000000 is 16600000); returns the rest of the string, or null.
+const char *parseDecimal(const char *S, uint64_t Scale, uint64_t *Out) {
+  uint64_t Int = 0, Frac = 0, FracScale = 1;
+  bool Digits = false;
+  for (; *S >= '0' && *S <= '9'; ++S, Digits = true) {
+    if (Int > UINT64_MAX / 10 - 10)
+      return nullptr;
+    Int = Int * 10 + uint64_t(*S - '0');
+  }
+  if (*S == '.')
+    for (++S; *S >= '0' && *S <= '9'; ++S, Digits = true)
+      if (FracScale < 1000000000ull) {
+        Frac = Frac * 10 + uint64_t(*S - '0');
+        FracScale *= 10;
+      }
+  if (!Digits || (Int && Int > UINT64_MAX / Scale))
+    return nullptr;
+  *Out = Int * Scale + Frac * Scale / FracScale;
+  return S;
+}
+
+// The flags' texts point into this copy of SPIKETRAP_OPTIONS.
+char OptionsCopy[4096];
+
+} // namespace
+
+bool DurationFlag::parse(const char *S, uint64_t *Out) {
+  static const struct {
+    const char *Unit;
+    uint64_t Ns;
+  } Units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"", 1000000},
+               {"s", 1000000000}};
+  for (const auto &U : Units) {
+    uint64_t V;
+    const char *Rest = parseDecimal(S, U.Ns, &V);
+    if (Rest && strcmp(Rest, U.Unit) == 0) {
+      *Out = V;
+      return V > 0 && V <= 3600ull * 1000000000ull;
+    }
+  }
+  return false;
+}
+
+bool SizeFlag::parse(const char *S, uint64_t *Out) {
+  uint64_t V;
+  const char *Rest = parseDecimal(S, 1, &V);
+  if (!Rest)
+    return false;
+  uint64_t Mul = 1;
+  switch (*Rest) {
+  case 'k': case 'K': Mul = 1ull << 10; ++Rest; break;
+  case 'm': case 'M': Mul = 1ull << 20; ++Rest; break;
+  case 'g': case 'G': Mul = 1ull << 30; ++Rest; break;
+  }
+  if (*Rest || V > (16ull << 30) / Mul)
+    return false;
+  *Out = V * Mul;
+  return *Out >= (64ull << 10) && *Out <= (16ull << 30);
+}
+
+bool BoolFlag::parse(const char *S, bool *Out) {
+  for (const char *T : {"1", "true", "yes", "on"})
+    if (strcasecmp(S, T) == 0)
+      return *Out = true, true;
+  for (const char *F : {"0", "false", "no", "off"})
+    if (strcasecmp(S, F) == 0)
+      return *Out = false, true;
+  return false;
+}
+
+bool IntFlag::parse(const char *S, int64_t *Out) {
+  uint64_t V;
+  const char *Rest = parseDecimal(S, 1, &V);
+  if (!Rest || *Rest || strchr(S, '.') || V > 1000000)
+    return false;
+  *Out = int64_t(V);
+  return true;
+}
+
+bool StringFlag::parse(const char *S, const char **Out) {
+  *Out = S;
+  return *S != 0;
+}
+
+bool ClockFlag::parse(const char *S, ClockMode *Out) {
+  if (strcmp(S, "auto") == 0)
+    return *Out = ClockMode::Auto, true;
+  if (strcmp(S, "tsc") == 0)
+    return *Out = ClockMode::Tsc, true;
+  if (strcmp(S, "monotonic") == 0)
+    return *Out = ClockMode::Monotonic, true;
+  return false;
+}
+
+void Flags::setDefaults() {
+#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
+  Type##Flag::parse(Default, &Name);
+#include "spiketrap_flags.inc"
+}
+
+int Flags::parse(const char *Options) {
+  if (!Options)
+    return 0;
+  size_t Len = strlen(Options);
+  if (Len >= sizeof(OptionsCopy)) {
+    logLine("SPIKETRAP_OPTIONS is longer than {} characters; ignoring it all",
+            sizeof(OptionsCopy) - 1);
+    return 1;
+  }
+  memcpy(OptionsCopy, Options, Len + 1);
+  int Bad = 0;
+  char *P = OptionsCopy;
+  auto IsSep = [](char C) {
+    return C == ':' || C == ',' || C == ' ' || C == '\t' || C == '\n';
+  };
+  while (*P) {
+    if (IsSep(*P)) {
+      ++P;
+      continue;
+    }
+    char *Name = P, *Value = nullptr;
+    while (*P && !IsSep(*P) && *P != '=')
+      ++P;
+    if (*P == '=') {
+      *P++ = 0;
+      char Quote = (*P == '\'' || *P == '"') ? *P++ : 0;
+      Value = P;
+      while (*P && (Quote ? *P != Quote : !IsSep(*P)))
+        ++P;
+    }
+    if (*P)
+      *P++ = 0;
+    if (!Value) {
+      logLine("SPIKETRAP_OPTIONS: '{}' is not name=value; ignored", Name);
+      ++Bad;
+      continue;
+    }
+    bool Known = false;
+#define SPIKETRAP_FLAG(Type, FlagName, Default, Description)                   \
+  if (strcmp(Name, #FlagName) == 0) {                                          \
+    Known = true;                                                              \
+    Type##Flag::T V;                                                           \
+    if (Type##Flag::parse(Value, &V)) {                                        \
+      FlagName = V;                                                            \
+    } else {                                                                   \
+      logLine("SPIKETRAP_OPTIONS: {}={}: expected {}; keeping the default {}", \
+              Name, Value, Type##Flag::expected, Default);                             \
+      ++Bad;                                                                   \
+    }                                                                          \
+  }
+#include "spiketrap_flags.inc"
+    if (!Known) {
+      logLine("SPIKETRAP_OPTIONS: unknown option '{}' ignored; "
+              "SPIKETRAP_OPTIONS=help=1 lists them",
+              Name);
+      ++Bad;
+    }
+  }
+  return Bad;
+}
+
+void Flags::printHelp() const {
+  Buffer B;
+  B.format("spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value):\n");
+#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
+  B.format("  {:<16} {:<10} {}\n", #Name, "(" Default ")", Description);
+#include "spiketrap_flags.inc"
+  writeAll(2, B.data(), B.size());
+}
+
+} // namespace __spiketrap

@@ -1,0 +1,109 @@
+//===- spiketrap_hooks.cpp - __spiketrap_enter / __spiketrap_exit ---------===//
+//
+// The hot path: paid on every instrumented call. One TLS access, one clock
+// read, a push or a pop, one compare. No allocation, no lock, no formatting,
+// no system call; everything rare (first call of a thread, a spike, frames
+// left behind by longjmp or an exception) is a call to a cold helper.
+//
+// Order matters for signal handlers, which may run instrumented code between
+// any two instructions here: a frame is complete before Depth covers it, and
+// stays covered until its spike is recorded.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_clock.h"
+#include "spiketrap_spikes.h"
+#include "spiketrap_thread.h"
+
+#include <atomic>
+
+using namespace __spiketrap;
+
+namespace {
+
+// A frame on top whose activation lies at or below ours has been left
+// without an exit hook (longjmp, or an exception through uninstrumented
+// code): drop it. Returns the new depth.
+SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
+                                           uintptr_t Addr) {
+  while (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr)
+    --Depth;
+  T.Depth = Depth;
+  return Depth;
+}
+
+SPIKETRAP_ALWAYS_INLINE uint64_t resolve(uint64_t Ns, uint64_t Inherited) {
+  return Ns ? nsToTicks(Ns) : Inherited;
+}
+
+// The top frame is not this exit's activation: frames below Addr are dead
+// (their exits were skipped); drop them and exit the matching frame, if any.
+SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr,
+                                 uint64_t End) {
+  uint32_t Depth = T.Depth;
+  if (Depth > kMaxDepth) { // this call was counted, not pushed
+    T.Depth = Depth - 1;
+    return;
+  }
+  while (Depth && uintptr_t(T.Frames[Depth - 1].Addr) < Addr)
+    --Depth;
+  if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
+    const Frame &F = T.Frames[Depth - 1];
+    uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+    if (End - F.Start > Thr)
+      recordSpike(T, Depth, End);
+    --Depth;
+  }
+  // else: an exit whose entry we never saw (the thread was busy); ignore it.
+  T.Depth = Depth;
+}
+
+} // namespace
+
+SPIKETRAP_EXPORT void __spiketrap_enter(const spiketrap_desc *D, void *Addr) {
+  ThreadState &T = threadState;
+  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && !threadReady(T))
+    return;
+  ++T.Calls;
+  uint32_t Depth = T.Depth;
+  if (SPIKETRAP_UNLIKELY(Depth >= kMaxDepth)) {
+    T.Depth = Depth + 1;
+    ++T.Overflows;
+    return;
+  }
+  if (Depth && SPIKETRAP_UNLIKELY(uintptr_t(T.Frames[Depth - 1].Addr) <=
+                                  uintptr_t(Addr)))
+    Depth = dropDeadFrames(T, Depth, uintptr_t(Addr));
+  Frame &F = T.Frames[Depth];
+  uint64_t Inherited = Depth ? T.Frames[Depth - 1].ChildThreshold : 0;
+  F.Desc = D;
+  F.Addr = Addr;
+  F.Threshold = resolve(D->threshold_ns, Inherited);
+  F.ChildThreshold = resolve(D->children_threshold_ns, Inherited);
+  if (SPIKETRAP_UNLIKELY(D->flags)) {
+    if (D->flags & SPIKETRAP_DESC_IGNORE)
+      F.Threshold = kNever;
+    if (D->flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
+      F.ChildThreshold = kNever;
+  }
+  F.Start = now();
+  std::atomic_signal_fence(std::memory_order_release);
+  T.Depth = Depth + 1;
+}
+
+SPIKETRAP_EXPORT void __spiketrap_exit(const spiketrap_desc *, void *Addr) {
+  ThreadState &T = threadState;
+  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive))
+    return;
+  uint64_t End = now();
+  uint32_t Depth = T.Depth;
+  // Depth 0 (wraps) or past capacity, or not our frame on top.
+  if (SPIKETRAP_UNLIKELY(Depth - 1 >= kMaxDepth ||
+                         T.Frames[Depth - 1].Addr != Addr))
+    return exitSlow(T, uintptr_t(Addr), End);
+  const Frame &F = T.Frames[Depth - 1];
+  uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+  if (SPIKETRAP_UNLIKELY(End - F.Start > Thr))
+    recordSpike(T, Depth, End);
+  std::atomic_signal_fence(std::memory_order_release);
+  T.Depth = Depth - 1;
+}

@@ -1,0 +1,85 @@
+//===- spiketrap_init.cpp - Runtime start-up ------------------------------===//
+#include "spiketrap_init.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_format.h"
+#include "spiketrap_spikes.h"
+#include "spiketrap_thread.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+namespace __spiketrap {
+
+namespace {
+
+enum : int { NotStarted, Starting, Started };
+int InitState = NotStarted;
+
+void reportAtExit() { writeReport(); }
+
+// Preinit functions run before libc has set up getenv's environment; they
+// are handed envp instead.
+const char *optionsFrom(char **Env) {
+  if (!Env)
+    return getenv("SPIKETRAP_OPTIONS");
+  static const char Name[] = "SPIKETRAP_OPTIONS=";
+  for (; *Env; ++Env)
+    if (strncmp(*Env, Name, sizeof(Name) - 1) == 0)
+      return *Env + sizeof(Name) - 1;
+  return nullptr;
+}
+
+void initOnce(char **Env) {
+  RecursionGuard Guard;
+  flags.setDefaults();
+  flags.parse(optionsFrom(Env));
+  if (flags.help)
+    flags.printHelp();
+  if (flags.clock == ClockMode::Tsc && !tscUsable())
+    logLine("clock=tsc: this CPU does not report an invariant TSC; using it "
+            "anyway");
+  clockInit(flags.clock);
+  globalThresholdTicks = nsToTicks(flags.threshold);
+  spikesInit(flags.spike_memory);
+  threadInit();
+  if (flags.report_at_exit)
+    atexit(reportAtExit);
+  if (flags.verbosity >= 1)
+    logLine("clock {}, {} ticks per second; threshold {} ticks", clockName(),
+            theClock.TicksPerSecond, globalThresholdTicks);
+}
+
+} // namespace
+
+void runtimeInit(char **Env) {
+  int Expected = NotStarted;
+  if (__atomic_compare_exchange_n(&InitState, &Expected, Starting, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    initOnce(Env);
+    __atomic_store_n(&InitState, Started, __ATOMIC_RELEASE);
+    return;
+  }
+  // Another thread is starting the runtime: its hooks wait for it once.
+  while (__atomic_load_n(&InitState, __ATOMIC_ACQUIRE) != Started)
+    __builtin_ia32_pause();
+}
+
+} // namespace __spiketrap
+
+// Before every constructor of the program, so instrumented static
+// constructors are timed; the constructor is the fallback where preinit
+// arrays are not run (the runtime linked into a shared object).
+static void spikeTrapPreinit(int, char **, char **Env) {
+  __spiketrap::runtimeInit(Env);
+}
+__attribute__((section(".preinit_array"), used)) static void (*const
+    SpikeTrapPreinitEntry)(int, char **, char **) = spikeTrapPreinit;
+__attribute__((constructor(101))) static void spikeTrapConstructor() {
+  __spiketrap::runtimeInit();
+}
+
+// Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link
+// without the runtime, or with a runtime of another layout, names this symbol.
+SPIKETRAP_EXPORT const char __spiketrap_abi_v1 = 1;
+static_assert(SPIKETRAP_ABI_VERSION == 1, "rename __spiketrap_abi_v1 to match");

@@ -1,0 +1,84 @@
+//===- spiketrap_spikes.cpp - Spike record arena --------------------------===//
+#include "spiketrap_spikes.h"
+
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+namespace __spiketrap {
+
+namespace {
+char *Arena;
+uint64_t ArenaSize;
+uint64_t ArenaUsed; // bumped atomically; may run past ArenaSize when full
+uint64_t Recorded;
+uint64_t Dropped;
+uint32_t Pid;
+constexpr uint32_t kComplete = 1, kEndOfArena = 2; // SpikeRecord::Committed
+} // namespace
+
+void spikesInit(uint64_t Bytes) {
+  // Untouched pages cost nothing: the kernel maps them on first write.
+  void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (P == MAP_FAILED)
+    return; // every spike will be counted as dropped
+  Arena = static_cast<char *>(P);
+  ArenaSize = Bytes;
+  Pid = uint32_t(getpid());
+}
+
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
+  uint64_t Size = offsetof(SpikeRecord, Level) + Depth * sizeof(SpikeLevel);
+  Size = (Size + 7) & ~uint64_t(7);
+  uint64_t Off = __atomic_fetch_add(&ArenaUsed, Size, __ATOMIC_RELAXED);
+  if (!Arena || Off + Size > ArenaSize) {
+    // The one reservation that straddles the end marks where records stop.
+    if (Arena && Off + offsetof(SpikeRecord, Level) <= ArenaSize)
+      __atomic_store_n(&reinterpret_cast<SpikeRecord *>(Arena + Off)->Committed,
+                       kEndOfArena, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&Dropped, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  auto *R = reinterpret_cast<SpikeRecord *>(Arena + Off);
+  R->Size = uint32_t(Size);
+  R->Levels = Depth;
+  R->Tid = T.Tid;
+  R->End = End;
+  for (uint32_t I = 0; I < Depth; ++I) {
+    const Frame &F = T.Frames[I];
+    R->Level[I] = {F.Desc, F.Start,
+                   F.Threshold ? F.Threshold : globalThresholdTicks};
+  }
+  // The main thread is reported as such; others by the name the kernel has
+  // for them now (prctl is async-signal-safe; spikes are rare).
+  if (T.Tid == Pid)
+    __builtin_memcpy(R->ThreadName, "main", 5);
+  else if (prctl(PR_GET_NAME, R->ThreadName) != 0)
+    R->ThreadName[0] = 0;
+  __atomic_fetch_add(&Recorded, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);
+}
+
+// A record whose writer is still at work (another thread, or the thread the
+// report interrupted) ends the walk after a short wait.
+const SpikeRecord *spikeAt(uint64_t Off) {
+  uint64_t Used = __atomic_load_n(&ArenaUsed, __ATOMIC_ACQUIRE);
+  if (!Arena || Off + offsetof(SpikeRecord, Level) > Used ||
+      Off + offsetof(SpikeRecord, Level) > ArenaSize)
+    return nullptr;
+  auto *R = reinterpret_cast<const SpikeRecord *>(Arena + Off);
+  uint32_t State;
+  for (int Spin = 0;
+       !(State = __atomic_load_n(&R->Committed, __ATOMIC_ACQUIRE)); ++Spin)
+    if (Spin > 100000)
+      return nullptr;
+  return State == kComplete ? R : nullptr;
+}
+
+SpikeTotals spikeTotals() {
+  return {__atomic_load_n(&Recorded, __ATOMIC_RELAXED),
+          __atomic_load_n(&Dropped, __ATOMIC_RELAXED)};
+}
+
+} // namespace __spiketrap

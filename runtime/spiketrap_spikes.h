@@ -1,0 +1,65 @@
+//===- spiketrap_spikes.h - Bounded store of spike records ------*- C++ -*-===//
+//
+// A spike record is the stack as it stood when a call ran over its threshold.
+// Records go into one preallocated arena by an atomic bump of its end: no
+// lock, no allocation, async-signal-safe. A full arena counts what it drops.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_SPIKES_H
+#define SPIKETRAP_SPIKES_H
+
+#include "spiketrap.h"
+#include "spiketrap_thread.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace __spiketrap {
+
+struct SpikeLevel {
+  const spiketrap_desc *Desc;
+  uint64_t Start;     // ticks at entry
+  uint64_t Threshold; // ticks, resolved (kNever: ignored)
+};
+
+struct SpikeRecord {
+  uint32_t Committed; // set last, with release: the record is complete
+  uint32_t Size;      // bytes of this record, header included
+  uint32_t Levels;    // stack depth; the last level is the spiking call
+  uint32_t Tid;
+  uint64_t End;         // ticks at exit of the spiking call
+  char ThreadName[16];  // as the kernel knew the thread then
+  SpikeLevel Level[1];  // Levels entries
+
+  uint64_t durationTicks() const { return End - Level[Levels - 1].Start; }
+};
+
+// Allocates the arena (at start-up, never in a hook).
+void spikesInit(uint64_t Bytes);
+
+// Records the Depth open frames of T, the last of which ends at End.
+// Called from __spiketrap_exit when a call runs over its threshold.
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End);
+
+// Calls F(const SpikeRecord &) for each complete record, oldest first.
+template <typename Fn> void forEachSpike(Fn F);
+
+struct SpikeTotals {
+  uint64_t Recorded, Dropped;
+};
+SpikeTotals spikeTotals();
+
+// The complete record at arena offset Off, or null past the last one.
+const SpikeRecord *spikeAt(uint64_t Off);
+
+template <typename Fn> void forEachSpike(Fn F) {
+  uint64_t Off = 0;
+  while (const SpikeRecord *R = spikeAt(Off)) {
+    F(*R);
+    Off += R->Size;
+  }
+}
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_SPIKES_H

@@ -1,0 +1,85 @@
+//===- spiketrap_thread.h - Per-thread stack of open calls ------*- C++ -*-===//
+//
+// Each thread owns one ThreadState in static TLS (initial-exec: one
+// %fs-relative access, no allocation, no lazy init): the stack of open frames
+// PET kept, at a fixed capacity. Threads join a registry on their first hook
+// call so the report can sum their counters, and leave it at thread exit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_THREAD_H
+#define SPIKETRAP_THREAD_H
+
+#include "spiketrap.h"
+#include "spiketrap_defs.h"
+
+#include <stdint.h>
+
+namespace __spiketrap {
+
+// PET's depth; deeper calls are counted, not timed.
+constexpr uint32_t kMaxDepth = 256;
+// A threshold no duration exceeds: the frame is never reported.
+constexpr uint64_t kNever = UINT64_MAX;
+
+struct Frame {
+  const spiketrap_desc *Desc;
+  void *Addr;              // return-address slot: identifies the activation
+  uint64_t Start;          // ticks at entry
+  uint64_t Threshold;      // ticks; 0 means the global threshold
+  uint64_t ChildThreshold; // what callees without their own inherit
+};
+
+enum ThreadStatus : uint8_t {
+  StatusNew = 0,    // no hook call yet: register on the first
+  StatusActive = 1, // hooks record
+  StatusBusy = 2,   // the runtime itself is running: hooks return at once
+  StatusDead = 3,   // after thread exit: hooks return at once
+};
+
+struct ThreadState {
+  uint32_t Depth; // open frames, may exceed kMaxDepth
+  uint8_t Status;
+  uint32_t Tid;
+  uint64_t Calls;     // instrumented calls seen
+  uint64_t Overflows; // calls deeper than kMaxDepth
+  ThreadState *Next, *Prev;
+  Frame Frames[kMaxDepth];
+};
+
+extern __thread ThreadState threadState
+    __attribute__((tls_model("initial-exec")));
+
+// Global threshold in ticks: kNever until start-up has calibrated the clock.
+extern uint64_t globalThresholdTicks;
+
+// Slow path of a hook on a thread that is not Active: registers a new thread.
+// Returns whether the hook may go on.
+bool threadReady(ThreadState &T);
+
+// Totals over every thread that ever ran a hook, live or gone.
+struct ThreadTotals {
+  uint64_t Calls, Overflows, Threads;
+};
+ThreadTotals threadTotals();
+
+// PET's TLS re-entrancy flag as a scope: while it lives, this thread's hooks
+// return at once, so the runtime calling instrumented code (a user's malloc,
+// a callback) never recurses into itself.
+class RecursionGuard {
+public:
+  RecursionGuard() : T(threadState), Saved(T.Status) { T.Status = StatusBusy; }
+  ~RecursionGuard() { T.Status = Saved; }
+  RecursionGuard(const RecursionGuard &) = delete;
+  RecursionGuard &operator=(const RecursionGuard &) = delete;
+
+private:
+  ThreadState &T;
+  uint8_t Saved;
+};
+
+// Start-up part of this module: the thread-exit key.
+void threadInit();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_THREAD_H

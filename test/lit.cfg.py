@@ -1,0 +1,35 @@
+# lit configuration for spiketrap: IR tests run the pass alone under opt;
+# end-to-end tests compile with clang + the plugin, link the runtime and run.
+import os
+import lit.formats
+
+config.name = "spiketrap"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+
+site = lit_config.params.get("spiketrap_site")
+if not site:
+    lit_config.fatal("run through ctest, or pass --param spiketrap_site=<build>/test/lit.site.cfg.py")
+lit_config.load_config(config, site)
+config.test_exec_root = os.path.join(config.spiketrap_obj_root, "lit")
+
+tools = config.llvm_tools_dir
+config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", os.environ["PATH"])])
+# Tests set SPIKETRAP_OPTIONS themselves; never inherit the caller's.
+config.environment.pop("SPIKETRAP_OPTIONS", None)
+
+plugin = config.spiketrap_plugin
+# The documented form: both flags, so -mllvm options reach the plugin on 19-21.
+st = "-fplugin=%s -fpass-plugin=%s -I%s" % (plugin, plugin, config.spiketrap_include)
+config.substitutions += [
+    ("%clangxx", os.path.join(tools, "clang++")),
+    ("%clang", os.path.join(tools, "clang")),
+    ("%opt", os.path.join(tools, "opt") + " -load-pass-plugin=" + plugin),
+    ("%spiketrap", st),
+    ("%rtlib", config.spiketrap_runtime),
+    ("%plugin", plugin),
+    ("%inc", config.spiketrap_include),
+]
+config.available_features.add("llvm%d" % config.llvm_version_major)
