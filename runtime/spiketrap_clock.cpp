@@ -60,8 +60,7 @@ static void readPair(uint64_t *Ticks, uint64_t *Ns) {
 }
 
 void clockInit(ClockMode Mode) {
-  bool Tsc = Mode == ClockMode::Tsc ||
-             (Mode == ClockMode::Auto && tscUsable());
+  bool Tsc = Mode == ClockMode::Tsc || (Mode == ClockMode::Auto && tscUsable());
 #if !defined(__x86_64__) && !defined(__i386__)
   Tsc = false;
 #endif
@@ -74,8 +73,7 @@ void clockInit(ClockMode Mode) {
     do
       readPair(&T1, &N1);
     while (N1 - N0 < 5000000);
-    setRate(
-        uint64_t((unsigned __int128)(T1 - T0) * 1000000000ull / (N1 - N0)));
+    setRate(uint64_t((unsigned __int128)(T1 - T0) * 1000000000ull / (N1 - N0)));
   }
   readPair(&theClock.StartTicks, &theClock.StartNs);
 }

@@ -20,10 +20,10 @@
 namespace __spiketrap {
 
 struct ClockState {
-  bool UseTsc;            // read by every hook
+  bool UseTsc;             // read by every hook
   uint64_t TicksPerSecond; // calibrated
-  uint64_t StartTicks;    // at start-up, for "time since start"
-  uint64_t StartNs;       // CLOCK_MONOTONIC at StartTicks
+  uint64_t StartTicks;     // at start-up, for "time since start"
+  uint64_t StartNs;        // CLOCK_MONOTONIC at StartTicks
   uint64_t TicksPerNsQ32;  // ticks per ns in 32.32 fixed point, for the hooks
 };
 extern ClockState theClock;
@@ -48,9 +48,9 @@ bool tscUsable();
 void clockInit(ClockMode Mode);
 
 inline uint64_t ticksToNs(uint64_t Ticks) {
-  return uint64_t(((unsigned __int128)Ticks * 1000000000ull +
-                   theClock.TicksPerSecond / 2) /
-                  theClock.TicksPerSecond);
+  return uint64_t(
+      ((unsigned __int128)Ticks * 1000000000ull + theClock.TicksPerSecond / 2) /
+      theClock.TicksPerSecond);
 }
 // One multiply: cheap enough for an enter hook that meets a threshold.
 inline uint64_t nsToTicks(uint64_t Ns) {

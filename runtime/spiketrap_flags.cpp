@@ -42,7 +42,10 @@ bool DurationFlag::parse(const char *S, uint64_t *Out) {
   static const struct {
     const char *Unit;
     uint64_t Ns;
-  } Units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"", 1000000},
+  } Units[] = {{"ns", 1},
+               {"us", 1000},
+               {"ms", 1000000},
+               {"", 1000000},
                {"s", 1000000000}};
   for (const auto &U : Units) {
     uint64_t V;
@@ -62,9 +65,21 @@ bool SizeFlag::parse(const char *S, uint64_t *Out) {
     return false;
   uint64_t Mul = 1;
   switch (*Rest) {
-  case 'k': case 'K': Mul = 1ull << 10; ++Rest; break;
-  case 'm': case 'M': Mul = 1ull << 20; ++Rest; break;
-  case 'g': case 'G': Mul = 1ull << 30; ++Rest; break;
+  case 'k':
+  case 'K':
+    Mul = 1ull << 10;
+    ++Rest;
+    break;
+  case 'm':
+  case 'M':
+    Mul = 1ull << 20;
+    ++Rest;
+    break;
+  case 'g':
+  case 'G':
+    Mul = 1ull << 30;
+    ++Rest;
+    break;
   }
   if (*Rest || V > (16ull << 30) / Mul)
     return false;
@@ -158,7 +173,7 @@ int Flags::parse(const char *Options) {
       FlagName = V;                                                            \
     } else {                                                                   \
       logLine("SPIKETRAP_OPTIONS: {}={}: expected {}; keeping the default {}", \
-              Name, Value, Type##Flag::expected, Default);                             \
+              Name, Value, Type##Flag::expected, Default);                     \
       ++Bad;                                                                   \
     }                                                                          \
   }

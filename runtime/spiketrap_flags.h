@@ -1,4 +1,5 @@
-//===- spiketrap_flags.h - Run-time options ----------------------*- C++ -*-===//
+//===- spiketrap_flags.h - Run-time options ----------------------*- C++
+//-*-===//
 //
 // SPIKETRAP_OPTIONS="threshold=500us:report=/tmp/spikes.%p.txt"; entries are
 // separated by ':', ',' or white space. The list is spiketrap_flags.inc.
@@ -24,7 +25,8 @@ enum class ClockMode { Auto, Tsc, Monotonic };
 SPIKETRAP_FLAG_TYPE(Duration, uint64_t, // nanoseconds
                     "a duration such as 500us, 1ms, 16.6ms or 2s (above 0, at "
                     "most 1h)")
-SPIKETRAP_FLAG_TYPE(Size, uint64_t, "a size such as 512K, 8M or 1G (64K to 16G)")
+SPIKETRAP_FLAG_TYPE(Size, uint64_t,
+                    "a size such as 512K, 8M or 1G (64K to 16G)")
 SPIKETRAP_FLAG_TYPE(Bool, bool, "0 or 1")
 SPIKETRAP_FLAG_TYPE(Int, int64_t, "a whole number from 0 to 1000000")
 SPIKETRAP_FLAG_TYPE(String, const char *, "a non-empty value")

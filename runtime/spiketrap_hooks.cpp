@@ -37,8 +37,7 @@ SPIKETRAP_ALWAYS_INLINE uint64_t resolve(uint64_t Ns, uint64_t Inherited) {
 
 // The top frame is not this exit's activation: frames below Addr are dead
 // (their exits were skipped); drop them and exit the matching frame, if any.
-SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr,
-                                 uint64_t End) {
+SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr, uint64_t End) {
   uint32_t Depth = T.Depth;
   if (Depth > kMaxDepth) { // this call was counted, not pushed
     T.Depth = Depth - 1;

@@ -73,8 +73,8 @@ void runtimeInit(char **Env) {
 static void spikeTrapPreinit(int, char **, char **Env) {
   __spiketrap::runtimeInit(Env);
 }
-__attribute__((section(".preinit_array"), used)) static void (*const
-    SpikeTrapPreinitEntry)(int, char **, char **) = spikeTrapPreinit;
+__attribute__((section(".preinit_array"), used)) static void (
+        *const SpikeTrapPreinitEntry)(int, char **, char **) = spikeTrapPreinit;
 __attribute__((constructor(101))) static void spikeTrapConstructor() {
   __spiketrap::runtimeInit();
 }

@@ -74,7 +74,8 @@ private:
   Array<const SpikeRecord *> Records;
   Array<Key> Keys;
   Array<bool> Covered; // by index into Records: shown inside a deeper spike
-  size_t Count = 0;
+  size_t Count = 0;    // records added, and keys
+  size_t Shown = 0;    // records left in Records by build(): the leaves
 };
 
 // The record of level Level of R's stack, if that call spiked too.
@@ -107,7 +108,6 @@ void Report::build() {
         Covered[K->Index] = true;
   }
   // Group identical stacks next to each other, worst first in each group.
-  size_t Shown = 0;
   for (size_t I = 0; I < Count; ++I)
     if (!Covered[I])
       Records[Shown++] = Records[I];
@@ -120,7 +120,6 @@ void Report::build() {
                   return A->Level[L].Desc < B->Level[L].Desc;
               return A->durationTicks() > B->durationTicks();
             });
-  Count = Shown;
 }
 
 void printLocation(Buffer &B, const spiketrap_desc *D) {
@@ -147,17 +146,23 @@ void Report::printGroup(Buffer &B, const SpikeRecord &R, size_t Times) {
   if (Times > 1)
     B.format("; this stack spiked {} times, the worst is shown", Times);
   B.push_back('\n');
+  // Durations line up in one column after the longest location.
+  size_t Width = 0;
   for (uint32_t L = 0; L < R.Levels; ++L) {
-    size_t Col = B.size();
+    Buffer Loc;
+    printLocation(Loc, R.Level[L].Desc);
+    Width = std::max(Width, Loc.size());
+  }
+  Width = std::min<size_t>(Width, 100);
+  for (uint32_t L = 0; L < R.Levels; ++L) {
     B.format("  #{:<2} ", L);
+    size_t Col = B.size();
     printLocation(B, R.Level[L].Desc);
     const Key *K = L + 1 == R.Levels ? nullptr : ownSpike(R, L);
     const SpikeRecord *Own = L + 1 == R.Levels ? &R : K ? K->R : nullptr;
     if (Own) {
-      size_t Width = B.size() - Col;
-      for (; Width < 64; ++Width)
+      for (size_t Pad = B.size() - Col; Pad < Width + 2; ++Pad)
         B.push_back(' ');
-      B.push_back(' ');
       formatDuration(B, ticksToNs(Own->durationTicks()));
       B.format(" > ");
       formatDuration(B, ticksToNs(Own->Level[L].Threshold));
@@ -167,18 +172,30 @@ void Report::printGroup(Buffer &B, const SpikeRecord &R, size_t Times) {
 }
 
 void Report::print(Buffer &B) {
-  size_t Groups = 0;
-  for (size_t I = 0; I < Count;) {
+  struct Group {
+    size_t First, Times;
+  };
+  Array<Group> Groups(Shown);
+  size_t NumGroups = 0;
+  for (size_t I = 0; I < Shown;) {
     size_t J = I + 1;
-    while (J < Count && sameStack(Records[I], Records[J]))
+    while (J < Shown && sameStack(Records[I], Records[J]))
       ++J;
-    if (Groups++ < size_t(flags.report_stacks))
-      printGroup(B, *Records[I], J - I);
+    Groups[NumGroups++] = {I, J - I};
     I = J;
   }
-  if (Groups > size_t(flags.report_stacks))
+  // Worst spike first: that is the one to fix.
+  std::sort(Groups.begin(), Groups.begin() + NumGroups,
+            [&](const Group &A, const Group &B) {
+              return Records[A.First]->durationTicks() >
+                     Records[B.First]->durationTicks();
+            });
+  size_t Limit = size_t(flags.report_stacks);
+  for (size_t I = 0; I < NumGroups && I < Limit; ++I)
+    printGroup(B, *Records[Groups[I].First], Groups[I].Times);
+  if (NumGroups > Limit)
     B.format("({} more stacks not shown; raise report_stacks to see them)\n",
-             Groups - size_t(flags.report_stacks));
+             NumGroups - Limit);
 }
 
 // Opens the report destination; a path that cannot be written falls back to

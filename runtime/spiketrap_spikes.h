@@ -27,9 +27,9 @@ struct SpikeRecord {
   uint32_t Size;      // bytes of this record, header included
   uint32_t Levels;    // stack depth; the last level is the spiking call
   uint32_t Tid;
-  uint64_t End;         // ticks at exit of the spiking call
-  char ThreadName[16];  // as the kernel knew the thread then
-  SpikeLevel Level[1];  // Levels entries
+  uint64_t End;        // ticks at exit of the spiking call
+  char ThreadName[16]; // as the kernel knew the thread then
+  SpikeLevel Level[1]; // Levels entries
 
   uint64_t durationTicks() const { return End - Level[Levels - 1].Start; }
 };

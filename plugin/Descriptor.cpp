@@ -1,0 +1,97 @@
+//===- Descriptor.cpp - Per-function spiketrap_desc constants -------------===//
+
+#include "Descriptor.h"
+#include "spiketrap.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include <cstddef>
+
+using namespace llvm;
+using namespace spiketrap;
+
+// DescTy below is {i32, i32, ptr, ptr, i64, i64} with natural alignment; check
+// that spiketrap.h still has that order, those widths and no other padding.
+static_assert(sizeof(spiketrap_desc::flags) == 4 &&
+                  sizeof(spiketrap_desc::line) == 4 &&
+                  sizeof(spiketrap_desc::threshold_ns) == 8 &&
+                  sizeof(spiketrap_desc::children_threshold_ns) == 8,
+              "spiketrap_desc field widths changed");
+static_assert(offsetof(spiketrap_desc, line) == 4 &&
+                  offsetof(spiketrap_desc, name) == 8 &&
+                  offsetof(spiketrap_desc, file) == 8 + sizeof(void *) &&
+                  offsetof(spiketrap_desc, threshold_ns) ==
+                      8 + 2 * sizeof(void *) &&
+                  offsetof(spiketrap_desc, children_threshold_ns) ==
+                      16 + 2 * sizeof(void *) &&
+                  sizeof(spiketrap_desc) == 24 + 2 * sizeof(void *),
+              "spiketrap_desc layout changed: update DescriptorBuilder");
+
+DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
+    : M(M), ThresholdNs(ThresholdNs) {
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  Type *Ptr = PointerType::getUnqual(C);
+  // A literal struct: a named one would clash with user code that includes
+  // spiketrap.h and be renamed.
+  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64});
+}
+
+Constant *DescriptorBuilder::getString(StringRef S) {
+  Constant *&GV = Strings[S];
+  if (!GV) {
+    Constant *Init = ConstantDataArray::getString(M.getContext(), S);
+    auto *Str = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                   GlobalValue::PrivateLinkage, Init,
+                                   "__spiketrap_str");
+    Str->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    Str->setAlignment(Align(1));
+    GV = Str;
+  }
+  return GV;
+}
+
+GlobalVariable *DescriptorBuilder::create(Function &F) {
+  LLVMContext &C = M.getContext();
+  StringRef File;
+  unsigned Line = 0;
+  if (const DISubprogram *SP = F.getSubprogram()) {
+    File = SP->getFilename();
+    Line = SP->getLine();
+  }
+  // main runs for the whole program: a parent in every stack, never a spike.
+  uint32_t Flags = F.getName() == "main" ? SPIKETRAP_DESC_IGNORE : 0;
+  Constant *Fields[] = {
+      ConstantInt::get(Type::getInt32Ty(C), Flags),
+      ConstantInt::get(Type::getInt32Ty(C), Line),
+      getString(demangle(F.getName())),
+      getString(File),
+      ConstantInt::get(Type::getInt64Ty(C), ThresholdNs),
+      ConstantInt::get(Type::getInt64Ty(C), 0), // children_threshold_ns
+  };
+  auto *Desc = new GlobalVariable(
+      M, DescTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantStruct::get(DescTy, Fields), "__spiketrap_desc." + F.getName());
+  Desc->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return Desc;
+}
+
+void spiketrap::referenceABIMarker(Module &M) {
+  static constexpr char RefName[] = "__spiketrap_abi_ref";
+  if (M.getNamedGlobal(RefName))
+    return;
+  LLVMContext &C = M.getContext();
+  Constant *Marker = M.getOrInsertGlobal(
+      "__spiketrap_abi_v" + std::to_string(SPIKETRAP_ABI_VERSION),
+      Type::getInt8Ty(C));
+  // A declaration alone leaves no undefined symbol in the object file: keep a
+  // (never read) pointer to it alive until the link.
+  auto *Ref = new GlobalVariable(M, Marker->getType(), /*isConstant=*/true,
+                                 GlobalValue::PrivateLinkage, Marker, RefName);
+  appendToCompilerUsed(M, {Ref});
+}

@@ -1,0 +1,40 @@
+//===- Descriptor.h - Per-function spiketrap_desc constants -----*- C++ -*-===//
+
+#ifndef SPIKETRAP_DESCRIPTOR_H
+#define SPIKETRAP_DESCRIPTOR_H
+
+#include "llvm/ADT/StringMap.h"
+#include <cstdint>
+
+namespace llvm {
+class Constant;
+class Function;
+class GlobalVariable;
+class Module;
+class StructType;
+} // namespace llvm
+
+namespace spiketrap {
+
+/// Emits one private `spiketrap_desc` constant per instrumented function of a
+/// module, sharing identical strings.
+class DescriptorBuilder {
+  llvm::Module &M;
+  uint64_t ThresholdNs;
+  llvm::StructType *DescTy;
+  llvm::StringMap<llvm::Constant *> Strings;
+
+  llvm::Constant *getString(llvm::StringRef S);
+
+public:
+  DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
+  llvm::GlobalVariable *create(llvm::Function &F);
+};
+
+/// References __spiketrap_abi_v<N>, so that linking without a matching runtime
+/// fails with an error naming spiketrap.
+void referenceABIMarker(llvm::Module &M);
+
+} // namespace spiketrap
+
+#endif // SPIKETRAP_DESCRIPTOR_H

@@ -1,0 +1,13 @@
+// RUN: %clang %spiketrap -O2 %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=help=1 %t 2>&1 | FileCheck %s
+
+// help=1 lists every option with its default and meaning, and the program
+// still runs.
+
+int main(void) { return 0; }
+
+// CHECK: spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value):
+// CHECK-NEXT: threshold (1ms) report calls longer than this
+// CHECK-NEXT: report (stderr) where the report goes
+// CHECK: help (0) print this list
+// CHECK: spiketrap: 0 spikes

@@ -1,0 +1,33 @@
+// RUN: %clangxx %spiketrap -g -O0 %s %rtlib -o %t.O0
+// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %clangxx %spiketrap -g -O2 %s %rtlib -o %t.O2
+// RUN: %t.O2 2>&1 | FileCheck %s
+
+// C++ methods are reported by their demangled names; a spike that repeats on
+// the same stack is reported once, with how often it happened.
+
+#include "Inputs/spin.h"
+
+namespace game {
+struct World {
+  __attribute__((noinline)) void stream(int Chunk) { spin_ns(2000000 + Chunk); }
+  __attribute__((noinline)) void tick(int Frame) {
+    if (Frame % 10 == 9)
+      stream(Frame);
+  }
+};
+} // namespace game
+
+int main() {
+  game::World W;
+  for (int Frame = 0; Frame < 30; ++Frame)
+    W.tick(Frame);
+}
+
+// CHECK: spike: {{[0-9.]+}} ms in game::World::stream(int) ({{.*}}spike-cpp.cpp:13), threshold 1.000 ms
+// CHECK-NEXT: thread main {{.*}}; this stack spiked 3 times, the worst is shown
+// CHECK-NEXT: #0 main ({{.*}}spike-cpp.cpp:21)
+// CHECK-NEXT: #1 game::World::tick(int) ({{.*}}spike-cpp.cpp:14) {{[0-9.]+}} ms > 1.000 ms
+// CHECK-NEXT: #2 game::World::stream(int) ({{.*}}spike-cpp.cpp:13) {{[0-9.]+}} ms > 1.000 ms
+// CHECK-NOT: spike:
+// CHECK: spiketrap: 6 spikes, 34 instrumented calls

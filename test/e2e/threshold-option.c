@@ -1,0 +1,21 @@
+// RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t 2>&1 | FileCheck %s --check-prefix=HIGH
+// RUN: env SPIKETRAP_OPTIONS=threshold=500us %t 2>&1 | FileCheck %s --check-prefix=LOW
+
+// SPIKETRAP_OPTIONS=threshold=... sets the global threshold.
+
+#include "Inputs/spin.h"
+
+__attribute__((noinline)) void work(void) { spin_ns(2000000); }
+
+int main(void) {
+  work();
+  return 0;
+}
+
+// HIGH: calls over 20.000 ms
+// HIGH-NOT: spike:
+// HIGH: spiketrap: 0 spikes
+// LOW: calls over 500.000 us
+// LOW: spike: {{.*}} in work ({{.*}}threshold-option.c:9), threshold 500.000 us
+// LOW: spiketrap: 1 spikes

@@ -1,0 +1,15 @@
+; RUN: %opt -passes=spiketrap -S %s | FileCheck %s
+
+; The hooks access memory and synchronize, so attributes inferred from the body
+; before instrumentation are dropped: otherwise later passes (or LTO) could
+; delete or merge calls to the instrumented function.
+
+target triple = "x86_64-unknown-linux-gnu"
+
+; CHECK: define i32 @pure(i32 %x) #[[ATTRS:[0-9]+]] {
+define i32 @pure(i32 %x) nofree norecurse nosync nounwind willreturn memory(none) {
+  %y = add i32 %x, 1
+  ret i32 %y
+}
+
+; CHECK: attributes #[[ATTRS]] = { norecurse nounwind "spiketrap-instrumented" }

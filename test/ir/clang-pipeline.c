@@ -1,0 +1,42 @@
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -S -emit-llvm %s -o - \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,O0
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm %s -o - \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,O2 \
+// RUN:     --implicit-check-not=desc.square --implicit-check-not=@square
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm \
+// RUN:   -mllvm -spiketrap-default-threshold=5ms %s -o - | FileCheck %s --check-prefix=OPT
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -g -c %s -o %t.o
+// RUN: llvm-nm %t.o | FileCheck %s --check-prefix=NM
+
+// clang with the plugin instruments at -O0 and -O2, after inlining: at -O2 the
+// inlined static helper has no hooks of its own. The two-flag form lets -mllvm
+// reach the plugin's options, and objects reference the runtime's symbols.
+
+// O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0 }
+// CHECK-DAG: @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0 }
+// OPT:       @__spiketrap_desc.sum_squares = {{.*}} i64 5000000, i64 0 }
+
+static int square(int x);
+
+// CHECK-LABEL: define {{.*}}i32 @sum_squares(
+// CHECK:       call void @__spiketrap_enter(ptr @__spiketrap_desc.sum_squares,
+// O0:          call i32 @square(
+// O2-NOT:      call i32
+// CHECK:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares,
+int sum_squares(int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += square(i);
+  return s;
+}
+
+// clang emits a static function after its first user.
+// O0-LABEL: define internal i32 @square(
+// O0:       call void @__spiketrap_enter(ptr @__spiketrap_desc.square,
+// O0:       call void @__spiketrap_exit(ptr @__spiketrap_desc.square,
+static int square(int x) { return x * x; }
+
+// NM-DAG: U __spiketrap_abi_v1
+// NM-DAG: U __spiketrap_enter
+// NM-DAG: U __spiketrap_exit
+// NM-DAG: T sum_squares

@@ -1,0 +1,29 @@
+; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=16.6ms -S %s | FileCheck %s --check-prefix=MS
+; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=500us -S %s | FileCheck %s --check-prefix=US
+; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=250ns -S %s | FileCheck %s --check-prefix=NS
+; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=1s -S %s | FileCheck %s --check-prefix=S
+; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=3 -S %s | FileCheck %s --check-prefix=PLAIN
+; RUN: %opt -passes=spiketrap -S %s | FileCheck %s --check-prefix=DEFAULT
+; RUN: %opt -passes=spiketrap,spiketrap -spiketrap-default-threshold=fast -S %s -o - 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=BAD
+
+; -spiketrap-default-threshold sets threshold_ns in every descriptor; a
+; malformed value warns once, keeps 0 (the runtime's global threshold) and the
+; compile goes on.
+
+target triple = "x86_64-unknown-linux-gnu"
+
+; MS:      @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 16600000, i64 0 }
+; US:      @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 500000, i64 0 }
+; NS:      @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 250, i64 0 }
+; S:       @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 1000000000, i64 0 }
+; PLAIN:   @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 3000000, i64 0 }
+; DEFAULT: @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 0, i64 0 }
+
+; BAD:     warning: spiketrap: ignoring -spiketrap-default-threshold='fast': expected a duration like 250ns, 500us, 16.6ms or 1s (a plain number is ms); using 0 (the runtime's global threshold)
+; BAD-NOT: warning
+; BAD:     @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 0, i64 0 }
+; BAD:     call void @__spiketrap_enter(ptr @__spiketrap_desc.f
+define void @f() {
+  ret void
+}

@@ -1,0 +1,57 @@
+; RUN: %opt -passes=spiketrap -S %s | FileCheck %s
+; RUN: %opt -passes=spiketrap %s | llc -o - | FileCheck %s --check-prefix=ASM
+
+; Each function gets a private spiketrap_desc with its demangled name and, from
+; debug info when present, its file and line; the module references the ABI
+; marker so that linking without the runtime fails.
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+; CHECK: @[[WORK:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [14 x i8] c"ns::work(int)\00"
+; CHECK: @[[FILE:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"work.cpp\00"
+; CHECK: @__spiketrap_desc._ZN2ns4workEi = private unnamed_addr constant { i32, i32, ptr, ptr, i64, i64 } { i32 0, i32 7, ptr @[[WORK]], ptr @[[FILE]], i64 0, i64 0 }
+define i32 @_ZN2ns4workEi(i32 %x) !dbg !5 {
+  ret i32 %x
+}
+
+; The file name string is shared, not emitted twice.
+; CHECK-NOT: c"work.cpp\00"
+; CHECK: @__spiketrap_desc.helper = private unnamed_addr constant { i32, i32, ptr, ptr, i64, i64 } { i32 0, i32 12, ptr @{{.*}}, ptr @[[FILE]], i64 0, i64 0 }
+define void @helper() !dbg !9 {
+  ret void
+}
+
+; Without debug info: the name only, file "" and line 0.
+; CHECK: @[[PLAIN:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [6 x i8] c"plain\00"
+; CHECK: @[[EMPTY:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [1 x i8] zeroinitializer
+; CHECK: @__spiketrap_desc.plain = private unnamed_addr constant { i32, i32, ptr, ptr, i64, i64 } { i32 0, i32 0, ptr @[[PLAIN]], ptr @[[EMPTY]], i64 0, i64 0 }
+define void @plain() {
+  ret void
+}
+
+; CHECK: @__spiketrap_abi_v1 = external global i8
+; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v1
+; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
+
+; The emitted object has the C layout of spiketrap_desc (40 bytes on x86-64).
+; ASM-LABEL: .L__spiketrap_desc.plain:
+; ASM-NEXT:    .long 0
+; ASM-NEXT:    .long 0
+; ASM-NEXT:    .quad .L__spiketrap_str
+; ASM-NEXT:    .quad .L__spiketrap_str
+; ASM-NEXT:    .quad 0
+; ASM-NEXT:    .quad 0
+; ASM-NEXT:    .size .L__spiketrap_desc.plain, 40
+; ASM:       .quad __spiketrap_abi_v1
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2, !3}
+
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, emissionKind: FullDebug)
+!1 = !DIFile(filename: "work.cpp", directory: "/src")
+!2 = !{i32 7, !"Dwarf Version", i32 5}
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!4 = !DISubroutineType(types: !{})
+!5 = distinct !DISubprogram(name: "work", linkageName: "_ZN2ns4workEi", scope: !1, file: !1, line: 7, type: !4, scopeLine: 7, spFlags: DISPFlagDefinition, unit: !0)
+!9 = distinct !DISubprogram(name: "helper", scope: !1, file: !1, line: 12, type: !4, scopeLine: 12, spFlags: DISPFlagDefinition, unit: !0)

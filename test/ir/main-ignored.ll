@@ -1,0 +1,22 @@
+; RUN: %opt -passes=spiketrap -S %s | FileCheck %s
+
+; main is timed, so it stays a parent in every stack, but its descriptor
+; carries SPIKETRAP_DESC_IGNORE (1): it runs for the whole program and would
+; otherwise be reported as a spike at every exit. Other functions are not.
+
+target triple = "x86_64-unknown-linux-gnu"
+
+; CHECK: @__spiketrap_desc.main = private unnamed_addr constant { i32, i32, ptr, ptr, i64, i64 } { i32 1,
+; CHECK: @__spiketrap_desc.not_main = private unnamed_addr constant { i32, i32, ptr, ptr, i64, i64 } { i32 0,
+
+define i32 @main() {
+; CHECK-LABEL: define i32 @main()
+; CHECK: call void @__spiketrap_enter(ptr @__spiketrap_desc.main
+  ret i32 0
+}
+
+define void @not_main() {
+; CHECK-LABEL: define void @not_main()
+; CHECK: call void @__spiketrap_enter(ptr @__spiketrap_desc.not_main
+  ret void
+}

@@ -1,0 +1,46 @@
+//===- ClockTest.cpp - Clock choice and calibration -----------------------===//
+#include "spiketrap_clock.h"
+
+#include <gtest/gtest.h>
+#include <time.h>
+
+using namespace __spiketrap;
+
+namespace {
+
+// Ticks over a sleep, converted with the calibration, match CLOCK_MONOTONIC.
+void expectCalibrated(ClockMode Mode) {
+  clockInit(Mode);
+  uint64_t T0 = now(), N0 = monotonicNs();
+  timespec Sleep = {0, 30 * 1000 * 1000};
+  nanosleep(&Sleep, nullptr);
+  uint64_t T1 = now(), N1 = monotonicNs();
+  double Measured = double(ticksToNs(T1 - T0));
+  double Real = double(N1 - N0);
+  EXPECT_NEAR(Measured / Real, 1.0, 0.01) << clockName();
+  // Round trip through the hooks' fixed-point conversion.
+  EXPECT_NEAR(double(ticksToNs(nsToTicks(16600000))), 16600000.0, 100.0);
+}
+
+TEST(Clock, TscCalibratedAgainstMonotonic) {
+  if (!tscUsable())
+    GTEST_SKIP() << "no invariant TSC on this machine";
+  expectCalibrated(ClockMode::Tsc);
+  EXPECT_TRUE(theClock.UseTsc);
+  EXPECT_GT(theClock.TicksPerSecond, 100000000u); // no real TSC runs slower
+}
+
+TEST(Clock, MonotonicFallbackCountsNanoseconds) {
+  expectCalibrated(ClockMode::Monotonic);
+  EXPECT_FALSE(theClock.UseTsc);
+  EXPECT_EQ(theClock.TicksPerSecond, 1000000000u);
+  EXPECT_EQ(nsToTicks(12345), 12345u);
+  clockInit(ClockMode::Auto);
+}
+
+TEST(Clock, AutoPicksTscWhenUsable) {
+  clockInit(ClockMode::Auto);
+  EXPECT_EQ(theClock.UseTsc, tscUsable());
+}
+
+} // namespace

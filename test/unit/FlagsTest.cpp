@@ -1,0 +1,73 @@
+//===- FlagsTest.cpp - SPIKETRAP_OPTIONS parsing --------------------------===//
+#include "spiketrap_flags.h"
+
+#include <gtest/gtest.h>
+
+using namespace __spiketrap;
+
+namespace {
+
+uint64_t duration(const char *S) {
+  uint64_t Ns = 0;
+  return DurationFlag::parse(S, &Ns) ? Ns : 0;
+}
+
+TEST(Flags, Durations) {
+  EXPECT_EQ(duration("1ms"), 1000000u);
+  EXPECT_EQ(duration("16.6ms"), 16600000u);
+  EXPECT_EQ(duration("500us"), 500000u);
+  EXPECT_EQ(duration("0.1ms"), 100000u);
+  EXPECT_EQ(duration("2s"), 2000000000u);
+  EXPECT_EQ(duration("250ns"), 250u);
+  EXPECT_EQ(duration("3"), 3000000u); // a bare number is milliseconds
+  EXPECT_EQ(duration("0ms"), 0u);     // out of range
+  EXPECT_EQ(duration("2h"), 0u);      // unknown unit
+  EXPECT_EQ(duration("ms"), 0u);
+  EXPECT_EQ(duration("-1ms"), 0u);
+  EXPECT_EQ(duration("1.5.2ms"), 0u);
+  EXPECT_EQ(duration("99999999999999999999ms"), 0u);
+}
+
+TEST(Flags, Sizes) {
+  uint64_t B = 0;
+  EXPECT_TRUE(SizeFlag::parse("8M", &B));
+  EXPECT_EQ(B, 8u << 20);
+  EXPECT_TRUE(SizeFlag::parse("512k", &B));
+  EXPECT_EQ(B, 512u << 10);
+  EXPECT_FALSE(SizeFlag::parse("1K", &B)); // below the minimum
+  EXPECT_FALSE(SizeFlag::parse("8X", &B));
+}
+
+TEST(Flags, ParseKeepsDefaultsOnBadEntries) {
+  Flags F;
+  F.setDefaults();
+  EXPECT_EQ(F.threshold, 1000000u);
+  testing::internal::CaptureStderr();
+  int Bad = F.parse("threshold=abc:nonsense=1:verbosity=2, clock=monotonic "
+                    "report='/tmp/a b.txt' spike_memory=1Q noequals");
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Bad, 4);
+  EXPECT_EQ(F.threshold, 1000000u);
+  EXPECT_EQ(F.verbosity, 2);
+  EXPECT_EQ(F.clock, ClockMode::Monotonic);
+  EXPECT_STREQ(F.report, "/tmp/a b.txt");
+  EXPECT_EQ(F.spike_memory, 8u << 20);
+  EXPECT_NE(Err.find("threshold=abc: expected a duration"), std::string::npos)
+      << Err;
+  EXPECT_NE(Err.find("unknown option 'nonsense'"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("'noequals' is not name=value"), std::string::npos) << Err;
+}
+
+TEST(Flags, HelpListsEveryOption) {
+  Flags F;
+  F.setDefaults();
+  testing::internal::CaptureStderr();
+  F.printHelp();
+  std::string Out = testing::internal::GetCapturedStderr();
+#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
+  EXPECT_NE(Out.find(#Name), std::string::npos) << #Name;                      \
+  EXPECT_NE(Out.find("(" Default ")"), std::string::npos) << #Name;
+#include "spiketrap_flags.inc"
+}
+
+} // namespace

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# README command 2: install, build, and run every test (lit tests and runtime
+# unit tests, all through ctest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+utils/setup.sh
+utils/build.sh
+ctest --test-dir "${BUILD_DIR:-build}" -j "${JOBS:-$(nproc)}" --output-on-failure "$@"
