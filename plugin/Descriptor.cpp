@@ -20,7 +20,8 @@ using namespace spiketrap;
 static_assert(sizeof(spiketrap_desc::flags) == 4 &&
                   sizeof(spiketrap_desc::line) == 4 &&
                   sizeof(spiketrap_desc::threshold_ns) == 8 &&
-                  sizeof(spiketrap_desc::children_threshold_ns) == 8,
+                  sizeof(spiketrap_desc::children_threshold_ns) == 8 &&
+                  sizeof(spiketrap_desc::calls) == 8,
               "spiketrap_desc field widths changed");
 static_assert(offsetof(spiketrap_desc, line) == 4 &&
                   offsetof(spiketrap_desc, name) == 8 &&
@@ -29,7 +30,10 @@ static_assert(offsetof(spiketrap_desc, line) == 4 &&
                       8 + 2 * sizeof(void *) &&
                   offsetof(spiketrap_desc, children_threshold_ns) ==
                       16 + 2 * sizeof(void *) &&
-                  sizeof(spiketrap_desc) == 24 + 2 * sizeof(void *),
+                  offsetof(spiketrap_desc, channel) ==
+                      24 + 2 * sizeof(void *) &&
+                  offsetof(spiketrap_desc, calls) == 24 + 3 * sizeof(void *) &&
+                  sizeof(spiketrap_desc) == 32 + 3 * sizeof(void *),
               "spiketrap_desc layout changed: update DescriptorBuilder");
 
 DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
@@ -39,7 +43,7 @@ DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
   Type *Ptr = PointerType::getUnqual(C);
   // A literal struct: a named one would clash with user code that includes
   // spiketrap.h and be renamed.
-  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64});
+  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64});
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -73,11 +77,13 @@ GlobalVariable *DescriptorBuilder::create(Function &F) {
       getString(File),
       ConstantInt::get(Type::getInt64Ty(C), ThresholdNs),
       ConstantInt::get(Type::getInt64Ty(C), 0), // children_threshold_ns
+      ConstantPointerNull::get(PointerType::getUnqual(C)), // channel
+      ConstantInt::get(Type::getInt64Ty(C), 0),            // calls
   };
+  // Writable: the runtime counts calls in it.
   auto *Desc = new GlobalVariable(
-      M, DescTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      M, DescTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
       ConstantStruct::get(DescTy, Fields), "__spiketrap_desc." + F.getName());
-  Desc->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   return Desc;
 }
 

@@ -58,11 +58,12 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr, uint64_t End) {
 
 } // namespace
 
-SPIKETRAP_EXPORT void __spiketrap_enter(const spiketrap_desc *D, void *Addr) {
+SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
   if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && !threadReady(T))
     return;
   ++T.Calls;
+  ++D->calls;
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(Depth >= kMaxDepth)) {
     T.Depth = Depth + 1;
@@ -89,7 +90,7 @@ SPIKETRAP_EXPORT void __spiketrap_enter(const spiketrap_desc *D, void *Addr) {
   T.Depth = Depth + 1;
 }
 
-SPIKETRAP_EXPORT void __spiketrap_exit(const spiketrap_desc *, void *Addr) {
+SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *, void *Addr) {
   ThreadState &T = threadState;
   if (SPIKETRAP_UNLIKELY(T.Status != StatusActive))
     return;
