@@ -12,9 +12,9 @@
 // inlined static helper has no hooks of its own. The two-flag form lets -mllvm
 // reach the plugin's options, and objects reference the runtime's symbols.
 
-// O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0 }
-// CHECK-DAG: @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0 }
-// OPT:       @__spiketrap_desc.sum_squares = {{.*}} i64 5000000, i64 0 }
+// O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0, ptr null, i64 0 }
+// CHECK-DAG: @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, ptr null, i64 0 }
+// OPT:       @__spiketrap_desc.sum_squares = {{.*}} i64 5000000, i64 0, ptr null, i64 0 }
 
 static int square(int x);
 
