@@ -43,7 +43,7 @@ void initOnce(char **Env) {
   globalThresholdTicks = nsToTicks(flags.threshold);
   spikesInit(flags.spike_memory);
   threadInit();
-  if (flags.report_at_exit)
+  if (flags.enabled && flags.report_at_exit)
     atexit(reportAtExit);
   if (flags.verbosity >= 1)
     logLine("clock {}, {} ticks per second; threshold {} ticks", clockName(),

@@ -1,5 +1,6 @@
 //===- spiketrap_thread.cpp - Thread registry -----------------------------===//
 #include "spiketrap_thread.h"
+#include "spiketrap_flags.h"
 #include "spiketrap_init.h"
 
 #include <pthread.h>
@@ -66,6 +67,10 @@ bool threadReady(ThreadState &T) {
   // A hook can run before our start-up code (an instrumented constructor of
   // a library loaded first); start up now.
   runtimeInit();
+  if (!flags.enabled) {
+    T.Status = StatusDead; // switched off: every later hook returns at once
+    return false;
+  }
   T.Tid = uint32_t(syscall(SYS_gettid));
   RegistryLock.lock();
   T.Next = Head;

@@ -33,7 +33,7 @@ enum ThreadStatus : uint8_t {
   StatusNew = 0,    // no hook call yet: register on the first
   StatusActive = 1, // hooks record
   StatusBusy = 2,   // the runtime itself is running: hooks return at once
-  StatusDead = 3,   // after thread exit: hooks return at once
+  StatusDead = 3,   // thread exited, or enabled=0: hooks return at once
 };
 
 struct ThreadState {
