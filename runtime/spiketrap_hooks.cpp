@@ -6,11 +6,14 @@
 // left behind by longjmp or an exception) is a call to a cold helper.
 //
 // Order matters for signal handlers, which may run instrumented code between
-// any two instructions here: a frame is complete before Depth covers it, and
-// stays covered until its spike is recorded.
+// any two instructions here. A frame is covered by Depth as soon as it has
+// its descriptor, with an address no handler frame can be above, so a
+// handler neither overwrites it nor takes it for dead; its real address is
+// stored last. A frame stays covered until its spike is recorded.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_clock.h"
+#include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -20,12 +23,17 @@ using namespace __spiketrap;
 
 namespace {
 
+// Marks a frame whose entry hook has not finished.
+constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
+
 // A frame on top whose activation lies at or below ours has been left
 // without an exit hook (longjmp, or an exception through uninstrumented
-// code): drop it. Returns the new depth.
+// code): drop it, but never a frame of code a signal handler interrupted.
+// Returns the new depth.
 SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
                                            uintptr_t Addr) {
-  while (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr)
+  uint32_t Floor = signalFloor(T, Addr);
+  while (Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr)
     --Depth;
   T.Depth = Depth;
   return Depth;
@@ -43,7 +51,8 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr, uint64_t End) {
     T.Depth = Depth - 1;
     return;
   }
-  while (Depth && uintptr_t(T.Frames[Depth - 1].Addr) < Addr)
+  uint32_t Floor = signalFloor(T, Addr);
+  while (Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr)
     --Depth;
   if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
     const Frame &F = T.Frames[Depth - 1];
@@ -74,9 +83,12 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
                                   uintptr_t(Addr)))
     Depth = dropDeadFrames(T, Depth, uintptr_t(Addr));
   Frame &F = T.Frames[Depth];
-  uint64_t Inherited = Depth ? T.Frames[Depth - 1].ChildThreshold : 0;
+  F.Addr = reinterpret_cast<void *>(kUnderConstruction);
   F.Desc = D;
-  F.Addr = Addr;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  T.Depth = Depth + 1;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  uint64_t Inherited = Depth ? T.Frames[Depth - 1].ChildThreshold : 0;
   F.Threshold = resolve(D->threshold_ns, Inherited);
   F.ChildThreshold = resolve(D->children_threshold_ns, Inherited);
   if (SPIKETRAP_UNLIKELY(D->flags)) {
@@ -86,8 +98,8 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
       F.ChildThreshold = kNever;
   }
   F.Start = now();
-  std::atomic_signal_fence(std::memory_order_release);
-  T.Depth = Depth + 1;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  F.Addr = Addr;
 }
 
 SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *, void *Addr) {
@@ -104,6 +116,6 @@ SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *, void *Addr) {
   uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
   if (SPIKETRAP_UNLIKELY(End - F.Start > Thr))
     recordSpike(T, Depth, End);
-  std::atomic_signal_fence(std::memory_order_release);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;
 }

@@ -1,5 +1,6 @@
 //===- spiketrap_spikes.cpp - Spike record arena --------------------------===//
 #include "spiketrap_spikes.h"
+#include "spiketrap_signal.h"
 
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -45,6 +46,10 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   R->Levels = Depth;
   R->Tid = T.Tid;
   R->End = End;
+  // Handlers left by siglongjmp are dropped first, judged by the spiking call.
+  uint32_t Floor = signalFloor(T, uintptr_t(T.Frames[Depth - 1].Addr));
+  R->Signo = T.NumSignals ? T.Signals[T.NumSignals - 1].Signo : 0;
+  R->SignalLevel = Floor;
   for (uint32_t I = 0; I < Depth; ++I) {
     const Frame &F = T.Frames[I];
     R->Level[I] = {F.Desc, F.Start,

@@ -27,6 +27,8 @@ struct SpikeRecord {
   uint32_t Size;      // bytes of this record, header included
   uint32_t Levels;    // stack depth; the last level is the spiking call
   uint32_t Tid;
+  uint32_t SignalLevel; // first level run by a signal handler (if Signo)
+  int32_t Signo;        // the innermost handler's signal, 0: not in one
   uint64_t End;        // ticks at exit of the spiking call
   char ThreadName[16]; // as the kernel knew the thread then
   SpikeLevel Level[1]; // Levels entries

@@ -36,6 +36,16 @@ enum ThreadStatus : uint8_t {
   StatusDead = 3,   // thread exited, or enabled=0: hooks return at once
 };
 
+// A signal handler running on this thread (see spiketrap_signal.h).
+struct SignalContext {
+  uint32_t Floor; // depth at delivery: frames below belong to the interrupted
+                  // code and are never dropped by the handler's hooks
+  int Signo;
+  uintptr_t Base; // in the trampoline's frame: handler activations lie below
+  uintptr_t AltLo, AltHi; // the alternate stack the handler runs on, if any
+};
+constexpr uint32_t kMaxSignalNesting = 8;
+
 struct ThreadState {
   uint32_t Depth; // open frames, may exceed kMaxDepth
   uint8_t Status;
@@ -43,6 +53,8 @@ struct ThreadState {
   uint64_t Calls;     // instrumented calls seen
   uint64_t Overflows; // calls deeper than kMaxDepth
   ThreadState *Next, *Prev;
+  uint32_t NumSignals; // handlers running, innermost last
+  SignalContext Signals[kMaxSignalNesting];
   Frame Frames[kMaxDepth];
 };
 

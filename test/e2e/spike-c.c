@@ -23,4 +23,4 @@ int main(void) {
 // CHECK-NEXT: #0 main ({{.*}}spike-c.c:15){{$}}
 // CHECK-NEXT: #1 tick ({{.*}}spike-c.c:13) {{[0-9.]+}} ms > 1.000 ms
 // CHECK-NEXT: #2 load_level ({{.*}}spike-c.c:12) {{[0-9.]+}} ms > 1.000 ms
-// CHECK: spiketrap: 2 spikes, 3 instrumented calls, 1 threads, 0 dropped records
+// CHECK: spiketrap: {{[0-9]+}} spikes, 3 instrumented calls, 1 threads, 0 dropped records

@@ -1,0 +1,46 @@
+//===- spiketrap_array.h - A malloc-backed array ----------------*- C++ -*-===//
+//
+// The runtime stays free of the C++ library (no std::vector): a fixed-size,
+// zero-filled array from calloc, for the report's working sets.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_ARRAY_H
+#define SPIKETRAP_ARRAY_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+namespace __spiketrap {
+
+template <typename T> class Array {
+public:
+  explicit Array(size_t N = 0)
+      : Data(static_cast<T *>(calloc(N ? N : 1, sizeof(T)))), Size(N) {}
+  ~Array() { free(Data); }
+  Array(const Array &) = delete;
+  Array &operator=(const Array &) = delete;
+  // Replaces the contents with N zero-filled elements; false when out of
+  // memory (the array is then empty).
+  bool reset(size_t N) {
+    free(Data);
+    Data = static_cast<T *>(calloc(N ? N : 1, sizeof(T)));
+    Size = Data ? N : 0;
+    return Data;
+  }
+  T &operator[](size_t I) { return Data[I]; }
+  const T &operator[](size_t I) const { return Data[I]; }
+  T *begin() { return Data; }
+  T *end() { return Data + Size; }
+  const T *begin() const { return Data; }
+  const T *end() const { return Data + Size; }
+  size_t size() const { return Size; }
+  explicit operator bool() const { return Data; }
+
+private:
+  T *Data;
+  size_t Size;
+};
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_ARRAY_H

@@ -1,0 +1,53 @@
+//===- spiketrap_report_formats.h - The report writers ----------*- C++ -*-===//
+//
+// One writer per format, each filling a Buffer from the ReportModel; where the
+// bytes go is spiketrap_report.cpp's business. docs/report-format.md
+// describes every format.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_REPORT_FORMATS_H
+#define SPIKETRAP_REPORT_FORMATS_H
+
+#include "spiketrap_format.h"
+#include "spiketrap_report_model.h"
+
+namespace __spiketrap {
+
+void writeText(Buffer &B, const ReportModel &M);   // report=
+void writeJson(Buffer &B, const ReportModel &M);   // report_json=
+void writeTrace(Buffer &B, const ReportModel &M);  // report_trace=
+void writeFolded(Buffer &B, const ReportModel &M); // report_folded=
+void writeHtml(Buffer &B, const ReportModel &M);   // report_html=
+void writeSuggestList(Buffer &B, const ReportModel &M); // suggest_list=
+
+// "name (file:line)", as much of it as the descriptor knows.
+void printLocation(Buffer &B, const spiketrap_desc *D);
+// A JSON string literal: quoted, escaped, '<' as \u003c so the text can sit
+// inside an HTML <script>, invalid UTF-8 as U+FFFD.
+void jsonString(Buffer &B, const char *S);
+// Nanoseconds as a decimal number of microseconds ("1234.567"), without
+// floating point.
+void formatMicros(Buffer &B, uint64_t Ns);
+
+// PET's "suggest markup": a function that spiked on most of its calls (a
+// frame tick, a loader) probably needs its own threshold, not a fix.
+struct Suggestion {
+  size_t Function; // id in the model
+  uint64_t ThresholdNs;
+};
+// Fills Out (sized numSpiking()) and returns how many there are.
+size_t suggest(const ReportModel &M, Array<Suggestion> &Out);
+// The threshold as the list file spells it: "20ms", "500us", "2s".
+void formatListDuration(Buffer &B, uint64_t Ns);
+
+// Run facts recorded at start-up, for the JSON and the file names.
+void reportInit(const char *Options);
+uint64_t startRealtimeNs();
+// UTC start time: "20261101-120304" (for %t) or ISO 8601 ("...T12:03:04Z").
+void formatStartTime(Buffer &B, bool Iso);
+// The SPIKETRAP_OPTIONS text the run started with ("" when unset).
+const char *optionsText();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_REPORT_FORMATS_H

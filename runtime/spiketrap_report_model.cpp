@@ -1,0 +1,181 @@
+//===- spiketrap_report_model.cpp - What every report format shows -------===//
+#include "spiketrap_report_model.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_format.h"
+
+#include <algorithm>
+#include <string.h>
+
+namespace __spiketrap {
+
+uint64_t thresholdNs(uint64_t Ticks) {
+  return Ticks == kNever ? kNever : ticksToNs(Ticks);
+}
+
+uint64_t sinceStartNs(uint64_t Ticks) {
+  return Ticks > theClock.StartTicks ? ticksToNs(Ticks - theClock.StartTicks)
+                                     : 0;
+}
+
+bool ReportModel::build() {
+  size_t N = 0;
+  forEachSpike([&](const SpikeRecord &) { ++N; });
+  if (!Records.reset(N) || !Keys.reset(N) || !Covered.reset(N) ||
+      !ChildTicks.reset(N) || !Groups.reset(N)) {
+    logLine("out of memory for the report of {} spikes", N);
+    return false;
+  }
+  forEachSpike([&](const SpikeRecord &R) {
+    if (Count == N)
+      return; // records may arrive while we read
+    Keys[Count] = {R.Tid, R.Levels, R.Level[R.Levels - 1].Start, Count};
+    Records[Count++] = &R;
+  });
+  std::sort(Keys.begin(), Keys.begin() + Count);
+  // A spike that is a level of a deeper one is shown there, not on its own;
+  // its callees' spikes account for part of its time.
+  for (size_t I = 0; I < Count; ++I) {
+    const SpikeRecord &R = *Records[I];
+    if (R.Levels < 2)
+      continue;
+    if (size_t P = ownSpike(I, R.Levels - 2); P != kNone)
+      ChildTicks[P] += R.durationTicks();
+    for (uint32_t L = 0; L + 1 < R.Levels; ++L)
+      if (size_t A = ownSpike(I, L); A != kNone)
+        Covered[A] = true;
+  }
+  // Group the leaves' identical stacks, worst first within a group.
+  Array<size_t> Leaves(Count);
+  if (!Leaves) {
+    logLine("out of memory for the report of {} spikes", N);
+    return false;
+  }
+  size_t NumLeaves = 0;
+  for (size_t I = 0; I < Count; ++I)
+    if (!Covered[I])
+      Leaves[NumLeaves++] = I;
+  std::sort(Leaves.begin(), Leaves.begin() + NumLeaves,
+            [&](size_t A, size_t B) {
+              const SpikeRecord &RA = *Records[A], &RB = *Records[B];
+              if (RA.Levels != RB.Levels)
+                return RA.Levels < RB.Levels;
+              for (uint32_t L = 0; L < RA.Levels; ++L)
+                if (RA.Level[L].Desc != RB.Level[L].Desc)
+                  return RA.Level[L].Desc < RB.Level[L].Desc;
+              return RA.durationTicks() > RB.durationTicks();
+            });
+  for (size_t I = 0; I < NumLeaves;) {
+    size_t J = I + 1;
+    while (J < NumLeaves && sameStack(Leaves[I], Leaves[J]))
+      ++J;
+    Groups[NumGroups++] = {Leaves[I], J - I};
+    I = J;
+  }
+  // The worst spike first: that is the one to fix.
+  std::sort(Groups.begin(), Groups.begin() + NumGroups,
+            [&](const StackGroup &A, const StackGroup &B) {
+              return Records[A.Worst]->durationTicks() >
+                     Records[B.Worst]->durationTicks();
+            });
+  return buildFunctions();
+}
+
+size_t ReportModel::ownSpike(size_t I, uint32_t L) const {
+  const SpikeRecord &R = *Records[I];
+  Key K{R.Tid, L + 1, R.Level[L].Start, 0};
+  const Key *End = Keys.begin() + Count;
+  const Key *It = std::lower_bound(Keys.begin(), End, K);
+  if (It == End || It->Tid != K.Tid || It->Levels != K.Levels ||
+      It->Start != K.Start ||
+      Records[It->Index]->Level[L].Desc != R.Level[L].Desc)
+    return kNone;
+  return It->Index;
+}
+
+bool ReportModel::sameStack(size_t IA, size_t IB) const {
+  const SpikeRecord &A = *Records[IA], &B = *Records[IB];
+  if (A.Levels != B.Levels)
+    return false;
+  for (uint32_t L = 0; L < A.Levels; ++L)
+    if (A.Level[L].Desc != B.Level[L].Desc)
+      return false;
+  return true;
+}
+
+size_t ReportModel::functionId(const spiketrap_desc *D) const {
+  const DescId *End = Ids.begin() + NumFunctions;
+  const DescId *It = std::lower_bound(
+      Ids.begin(), End, D,
+      [](const DescId &E, const spiketrap_desc *V) { return E.Desc < V; });
+  return It != End && It->Desc == D ? It->Id : kNone;
+}
+
+bool ReportModel::buildFunctions() {
+  size_t Levels = 0;
+  for (size_t I = 0; I < Count; ++I)
+    Levels += Records[I]->Levels;
+  Array<const spiketrap_desc *> All(Levels);
+  // Spikes by function, then duration: each function's are then a sorted run.
+  Array<size_t> ByFunction(Count);
+  if (!All || !ByFunction || !Ids.reset(Levels) || !Functions.reset(Levels)) {
+    logLine("out of memory for the report of {} spikes", Count);
+    return false;
+  }
+  size_t N = 0;
+  for (size_t I = 0; I < Count; ++I)
+    for (uint32_t L = 0; L < Records[I]->Levels; ++L)
+      All[N++] = Records[I]->Level[L].Desc;
+  std::sort(All.begin(), All.end());
+  const spiketrap_desc **Last = std::unique(All.begin(), All.end());
+  NumFunctions = size_t(Last - All.begin());
+
+  for (size_t I = 0; I < Count; ++I)
+    ByFunction[I] = I;
+  auto Top = [&](size_t I) {
+    const SpikeRecord &R = *Records[I];
+    return R.Level[R.Levels - 1].Desc;
+  };
+  std::sort(ByFunction.begin(), ByFunction.end(), [&](size_t A, size_t B) {
+    if (Top(A) != Top(B))
+      return Top(A) < Top(B);
+    return Records[A]->durationTicks() < Records[B]->durationTicks();
+  });
+  // Stats for every function in All's order; spikes of D are a run.
+  size_t Run = 0;
+  for (size_t F = 0; F < NumFunctions; ++F) {
+    FunctionStats &S = Functions[F];
+    S = {All[F], 0, 0, 0, 0, kNone};
+    size_t Begin = Run;
+    while (Run < Count && Top(ByFunction[Run]) == All[F])
+      ++Run;
+    size_t Spikes = Run - Begin;
+    if (!Spikes)
+      continue;
+    auto Ns = [&](size_t K) {
+      return ticksToNs(Records[ByFunction[Begin + K]]->durationTicks());
+    };
+    S.Spikes = Spikes;
+    S.Worst = ByFunction[Run - 1];
+    S.WorstNs = Ns(Spikes - 1);
+    S.MedianNs = Ns((Spikes - 1) / 2);
+    S.P95Ns = Ns((95 * Spikes + 99) / 100 - 1); // nearest rank
+  }
+  // Spiking functions first, worst first; the rest by name.
+  std::sort(Functions.begin(), Functions.begin() + NumFunctions,
+            [](const FunctionStats &A, const FunctionStats &B) {
+              if ((A.Spikes > 0) != (B.Spikes > 0))
+                return A.Spikes > 0;
+              if (A.WorstNs != B.WorstNs)
+                return A.WorstNs > B.WorstNs;
+              return strcmp(A.Desc->name, B.Desc->name) < 0;
+            });
+  for (size_t F = 0; F < NumFunctions; ++F) {
+    NumSpiking += Functions[F].Spikes > 0;
+    Ids[F] = {Functions[F].Desc, F};
+  }
+  std::sort(Ids.begin(), Ids.begin() + NumFunctions,
+            [](const DescId &A, const DescId &B) { return A.Desc < B.Desc; });
+  return true;
+}
+
+} // namespace __spiketrap

@@ -1,0 +1,158 @@
+//===- spiketrap_report_text.cpp - The report people read ----------------===//
+//
+// A summary table of the functions that spiked, then PET's log, grouped: each
+// distinct stack that ended in a spike, worst instance first, with the
+// duration of every level that also ran over its own threshold; then the
+// suggestions and one line of totals.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_report_formats.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+namespace __spiketrap {
+
+void printLocation(Buffer &B, const spiketrap_desc *D) {
+  if (D->file && D->file[0] && D->line)
+    B.format("{} ({}:{})", D->name, D->file, D->line);
+  else if (D->file && D->file[0])
+    B.format("{} ({})", D->name, D->file);
+  else
+    B.format("{}", D->name);
+}
+
+namespace {
+
+// Pads B with spaces from column Col to Width; at least one space.
+void padTo(Buffer &B, size_t Col, size_t Width) {
+  do
+    B.push_back(' ');
+  while (B.size() - Col < Width);
+}
+
+void printDurationCell(Buffer &B, uint64_t Ns) {
+  size_t Col = B.size();
+  if (Ns == kNever)
+    B.format("never");
+  else
+    formatDuration(B, Ns);
+  padTo(B, Col, 11);
+}
+
+void printSummary(Buffer &B, const ReportModel &M) {
+  if (!M.numSpiking())
+    return;
+  B.format("spikes  worst      median     p95        threshold  spiked/calls  "
+           "function\n");
+  size_t Limit = size_t(flags.report_functions);
+  for (size_t F = 0; F < M.numSpiking() && F < Limit; ++F) {
+    const FunctionStats &S = M.function(F);
+    const SpikeRecord &W = M.record(S.Worst);
+    B.format("{:>6}  ", S.Spikes);
+    printDurationCell(B, S.WorstNs);
+    printDurationCell(B, S.MedianNs);
+    printDurationCell(B, S.P95Ns);
+    printDurationCell(B, thresholdNs(W.Level[W.Levels - 1].Threshold));
+    // calls is a plain increment shared by threads: never below the spikes.
+    uint64_t Calls = std::max(S.Desc->calls, S.Spikes);
+    size_t Col = B.size();
+    B.format("{}/{} {}%", S.Spikes, Calls, S.Spikes * 100 / Calls);
+    padTo(B, Col, 14);
+    printLocation(B, S.Desc);
+    B.push_back('\n');
+  }
+  if (M.numSpiking() > Limit)
+    B.format("({} more functions not shown; raise report_functions or read "
+             "the JSON report)\n",
+             M.numSpiking() - Limit);
+  B.push_back('\n');
+}
+
+void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
+  const SpikeRecord &R = M.record(G.Worst);
+  const SpikeLevel &Top = R.Level[R.Levels - 1];
+  B.format("spike: ");
+  formatDuration(B, ticksToNs(R.durationTicks()));
+  B.format(" in ");
+  printLocation(B, Top.Desc);
+  B.format(", threshold ");
+  formatDuration(B, thresholdNs(Top.Threshold));
+  B.format("\n  thread {} (tid {}), ", R.ThreadName[0] ? R.ThreadName : "?",
+           R.Tid);
+  formatDuration(B, sinceStartNs(Top.Start));
+  B.format(" after start");
+  if (G.Times > 1)
+    B.format("; this stack spiked {} times, the worst is shown", G.Times);
+  B.push_back('\n');
+  // Durations line up in one column after the longest location.
+  size_t Width = 0;
+  for (uint32_t L = 0; L < R.Levels; ++L) {
+    Buffer Loc;
+    printLocation(Loc, R.Level[L].Desc);
+    Width = std::max(Width, Loc.size());
+  }
+  Width = std::min<size_t>(Width, 100) + 2;
+  for (uint32_t L = 0; L < R.Levels; ++L) {
+    B.format("  #{:<2} ", L);
+    size_t Col = B.size();
+    printLocation(B, R.Level[L].Desc);
+    size_t Own = L + 1 == R.Levels ? G.Worst : M.ownSpike(G.Worst, L);
+    if (Own != kNone) {
+      const SpikeRecord &O = M.record(Own);
+      padTo(B, Col, Width);
+      formatDuration(B, ticksToNs(O.durationTicks()));
+      B.format(" > ");
+      formatDuration(B, thresholdNs(O.Level[L].Threshold));
+      // Self time against time in callees that spiked themselves.
+      if (uint64_t Child = M.childSpikeTicks(Own)) {
+        B.format(" (");
+        formatDuration(B, ticksToNs(Child));
+        B.format(" in callees that spiked)");
+      }
+    }
+    B.push_back('\n');
+  }
+}
+
+void printSuggestions(Buffer &B, const ReportModel &M) {
+  Array<Suggestion> S(M.numSpiking());
+  size_t N = suggest(M, S);
+  for (size_t I = 0; I < N; ++I) {
+    const FunctionStats &F = M.function(S[I].Function);
+    B.format("suggest: [threshold=");
+    formatListDuration(B, S[I].ThresholdNs);
+    B.format("] fun:{}  # spiked on {} of {} calls, worst ", F.Desc->name,
+             F.Spikes, std::max(F.Desc->calls, F.Spikes));
+    formatDuration(B, F.WorstNs);
+    if (F.Desc->file && F.Desc->file[0])
+      B.format(", {}:{}", F.Desc->file, F.Desc->line);
+    B.push_back('\n');
+  }
+}
+
+} // namespace
+
+void writeText(Buffer &B, const ReportModel &M) {
+  B.format("==== spiketrap report (pid {}): calls over ", getpid());
+  formatDuration(B, flags.threshold);
+  B.format(" or their own threshold ====\n");
+  printSummary(B, M);
+  size_t Limit = size_t(flags.report_stacks);
+  for (size_t G = 0; G < M.numGroups() && G < Limit; ++G)
+    printGroup(B, M, M.group(G));
+  if (M.numGroups() > Limit)
+    B.format("({} more stacks not shown; raise report_stacks to see them)\n",
+             M.numGroups() - Limit);
+  printSuggestions(B, M);
+  SpikeTotals S = spikeTotals();
+  ThreadTotals T = threadTotals();
+  B.format("spiketrap: {} spikes, {} instrumented calls, {} threads, {} "
+           "dropped records, {} calls past depth {}; clock {} ({} MHz)\n",
+           S.Recorded, T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth,
+           clockName(), theClock.TicksPerSecond / 1000000);
+}
+
+} // namespace __spiketrap
