@@ -1,6 +1,7 @@
 //===- Descriptor.cpp - Per-function spiketrap_desc constants -------------===//
 
 #include "Descriptor.h"
+#include "Selection.h"
 #include "spiketrap.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -60,7 +61,7 @@ Constant *DescriptorBuilder::getString(StringRef S) {
   return GV;
 }
 
-GlobalVariable *DescriptorBuilder::create(Function &F) {
+GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S) {
   LLVMContext &C = M.getContext();
   StringRef File;
   unsigned Line = 0;
@@ -68,15 +69,17 @@ GlobalVariable *DescriptorBuilder::create(Function &F) {
     File = SP->getFilename();
     Line = SP->getLine();
   }
-  // main runs for the whole program: a parent in every stack, never a spike.
-  uint32_t Flags = F.getName() == "main" ? SPIKETRAP_DESC_IGNORE : 0;
+  uint32_t Flags =
+      (S.Ignore.isSet() ? SPIKETRAP_DESC_IGNORE : 0) |
+      (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0);
+  uint64_t Threshold = S.Threshold.isSet() ? S.Threshold.Ns : ThresholdNs;
   Constant *Fields[] = {
       ConstantInt::get(Type::getInt32Ty(C), Flags),
       ConstantInt::get(Type::getInt32Ty(C), Line),
       getString(demangle(F.getName())),
       getString(File),
-      ConstantInt::get(Type::getInt64Ty(C), ThresholdNs),
-      ConstantInt::get(Type::getInt64Ty(C), 0), // children_threshold_ns
+      ConstantInt::get(Type::getInt64Ty(C), Threshold),
+      ConstantInt::get(Type::getInt64Ty(C), S.ChildrenThreshold.Ns),
       ConstantPointerNull::get(PointerType::getUnqual(C)), // channel
       ConstantInt::get(Type::getInt64Ty(C), 0),            // calls
   };

@@ -16,6 +16,8 @@ class StructType;
 
 namespace spiketrap {
 
+struct Selection;
+
 /// Emits one private `spiketrap_desc` constant per instrumented function of a
 /// module, sharing identical strings.
 class DescriptorBuilder {
@@ -28,7 +30,9 @@ class DescriptorBuilder {
 
 public:
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
-  llvm::GlobalVariable *create(llvm::Function &F);
+  /// The descriptor of \p F: flags and thresholds from \p S, else the
+  /// default threshold.
+  llvm::GlobalVariable *create(llvm::Function &F, const Selection &S);
 };
 
 /// References __spiketrap_abi_v<N>, so that linking without a matching runtime

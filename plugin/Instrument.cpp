@@ -3,41 +3,23 @@
 #include "Instrument.h"
 #include "Descriptor.h"
 #include "Options.h"
+#include "Remarks.h"
+#include "Selection.h"
+#include "Unwind.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 using namespace spiketrap;
 
 #define DEBUG_TYPE "spiketrap"
-
-static constexpr char InstrumentedAttr[] = "spiketrap-instrumented";
-
-/// Why \p F must not be instrumented, or "" if it may be.
-static StringRef getSkipReason(const Function &F) {
-  // Nothing to time.
-  if (F.isDeclaration())
-    return "declaration";
-  // May be dropped for an external copy built without us (GCC skips them too).
-  if (F.hasAvailableExternallyLinkage())
-    return "available_externally";
-  // Its asm expects the argument and return registers our calls clobber.
-  if (F.hasFnAttribute(Attribute::Naked))
-    return "naked";
-  // A second run (another pipeline, LTO) must not time a function twice.
-  if (F.hasFnAttribute(InstrumentedAttr))
-    return "already instrumented";
-  // The runtime must not call its own hooks.
-  if (F.getName().starts_with("__spiketrap") ||
-      F.getName().starts_with("_ZN11__spiketrap"))
-    return "spiketrap runtime";
-  return "";
-}
 
 static FunctionCallee getHook(Module &M, StringRef Name) {
   LLVMContext &C = M.getContext();
@@ -77,6 +59,14 @@ static void instrumentFunction(Function &F, Constant *Desc,
     EntryDL = DILocation::get(SP->getContext(), SP->getScopeLine(), 0, SP);
   insertHook(Enter, Desc, F.getEntryBlock().getFirstInsertionPt(), EntryDL, TT);
 
+  auto EmitExit = [&](Instruction *Before) {
+    DebugLoc DL = Before->getDebugLoc();
+    // Calls in a function with debug info need a location once inlined.
+    if (!DL && SP)
+      DL = DILocation::get(SP->getContext(), 0, 0, SP);
+    insertHook(Exit, Desc, Before->getIterator(), DL, TT);
+  };
+  SmallVector<Instruction *, 8> Exits;
   for (BasicBlock &BB : F) {
     Instruction *T = BB.getTerminator();
     if (!isa<ReturnInst>(T))
@@ -84,12 +74,12 @@ static void instrumentFunction(Function &F, Constant *Desc,
     // Nothing may come between a musttail call and its ret.
     if (CallInst *CI = BB.getTerminatingMustTailCall())
       T = CI;
-    DebugLoc DL = T->getDebugLoc();
-    // Calls in a function with debug info need a location once inlined.
-    if (!DL && SP)
-      DL = DILocation::get(SP->getContext(), 0, 0, SP);
-    insertHook(Exit, Desc, T->getIterator(), DL, TT);
+    Exits.push_back(T);
   }
+  for (Instruction *T : Exits)
+    EmitExit(T);
+  // An exception unwinding through F passes an exit hook too.
+  instrumentUnwindPaths(F, EmitExit);
   // The hooks touch memory and synchronize: drop what FunctionAttrs inferred
   // without them, or LTO could delete or merge calls to F.
   for (Attribute::AttrKind K : {Attribute::Memory, Attribute::NoSync,
@@ -98,26 +88,41 @@ static void instrumentFunction(Function &F, Constant *Desc,
   F.addFnAttr(InstrumentedAttr);
 }
 
-PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &) {
-  SmallVector<Function *, 16> Worklist;
+PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  Selector Select(M, /*Diagnose=*/true);
+  DecisionStats Stats;
+  SmallVector<std::pair<Function *, Decision>, 16> Decisions;
+  bool Any = false;
   for (Function &F : M) {
-    StringRef Reason = getSkipReason(F);
-    if (Reason.empty())
-      Worklist.push_back(&F);
-    else
-      LLVM_DEBUG(dbgs() << "spiketrap: skip " << F.getName() << ": " << Reason
-                        << "\n");
+    Decision D = Select.decide(F);
+    Stats.count(D.V);
+    LLVM_DEBUG(dbgs() << "spiketrap: " << F.getName() << ": " << D.Why << "\n");
+    Any |= D.V == Verdict::Instrumented;
+    if (!F.isDeclaration())
+      Decisions.emplace_back(&F, std::move(D));
   }
-  if (Worklist.empty())
-    return PreservedAnalyses::all();
-
-  // Read only now, so a bad value warns once even if the pass runs again.
-  DescriptorBuilder Descs(M, getDefaultThresholdNs(M.getContext()));
-  FunctionCallee Enter = getHook(M, "__spiketrap_enter");
-  FunctionCallee Exit = getHook(M, "__spiketrap_exit");
+  if (statsEnabled())
+    Stats.print(errs(), M.getModuleIdentifier());
+  // Read only when needed, so a bad value warns once even if the pass runs
+  // again on its own output.
+  uint64_t DefaultThresholdNs = Any ? getDefaultThresholdNs(M.getContext()) : 0;
+  DescriptorBuilder Descs(M, DefaultThresholdNs);
+  FunctionCallee Enter, Exit;
+  if (Any) {
+    Enter = getHook(M, "__spiketrap_enter");
+    Exit = getHook(M, "__spiketrap_exit");
+  }
   Triple TT(M.getTargetTriple());
-  for (Function *F : Worklist)
-    instrumentFunction(*F, Descs.create(*F), Enter, Exit, TT);
+  for (auto &[F, D] : Decisions) {
+    emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
+                       D, DefaultThresholdNs);
+    if (D.V == Verdict::Instrumented)
+      instrumentFunction(*F, Descs.create(*F, D.Sel), Enter, Exit, TT);
+  }
+  if (!Any)
+    return PreservedAnalyses::all();
   referenceABIMarker(M);
   return PreservedAnalyses::none();
 }

@@ -8,7 +8,8 @@
 namespace spiketrap {
 
 /// Calls __spiketrap_enter at the entry and __spiketrap_exit before every
-/// return of each eligible function, passing its descriptor and frame.
+/// return of each function the Selector picks, passing its descriptor and
+/// frame, and explains every decision in an optimization remark.
 struct SpikeTrapPass : llvm::PassInfoMixin<SpikeTrapPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // At -O0 every function is optnone; instrument it anyway.

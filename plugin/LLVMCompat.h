@@ -9,6 +9,7 @@
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
+#include <utility>
 
 // LLVM 22 moved the plugin interface out of the Passes library.
 #if LLVM_VERSION_MAJOR >= 22
@@ -33,6 +34,14 @@ void registerOptimizerLastEP(llvm::PassBuilder &PB, Fn AddPasses) {
         AddPasses(MPM);
       });
 #endif
+}
+
+/// The line of a SpecialCaseList::inSectionBlame result (0: no match). It is
+/// the line alone up to LLVM 20 and a (file index, line) pair since 21;
+/// overloads, so no version number has to be right.
+inline unsigned getBlameLine(unsigned Line) { return Line; }
+inline unsigned getBlameLine(std::pair<unsigned, unsigned> FileAndLine) {
+  return FileAndLine.second;
 }
 
 } // namespace spiketrap

@@ -1,16 +1,15 @@
 //===- Options.cpp - SpikeTrap command line options -----------------------===//
 
 #include "Options.h"
+#include "Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/CommandLine.h"
 #include <cmath>
-#include <string>
 
 using namespace llvm;
+
+static constexpr unsigned DefaultMinInstructions = 20;
 
 static cl::opt<std::string> DefaultThreshold(
     "spiketrap-default-threshold",
@@ -19,21 +18,43 @@ static cl::opt<std::string> DefaultThreshold(
              "global threshold"),
     cl::value_desc("duration"), cl::init("0"));
 
-namespace {
-// LLVM 19 has no generic text diagnostic; a plugin kind works on every release.
-class OptionWarning : public DiagnosticInfo {
-  std::string Msg;
+static cl::list<std::string>
+    ListPaths("spiketrap-list",
+              cl::desc("Filter list (SpecialCaseList format) choosing "
+                       "functions and thresholds; repeat or separate by "
+                       "commas for several"),
+              cl::value_desc("file"), cl::CommaSeparated);
 
-public:
-  explicit OptionWarning(std::string Msg)
-      : DiagnosticInfo(kind(), DS_Warning), Msg(std::move(Msg)) {}
-  void print(DiagnosticPrinter &DP) const override { DP << Msg; }
-  static int kind() {
-    static const int Kind = getNextAvailablePluginDiagnosticKind();
-    return Kind;
-  }
-};
-} // namespace
+// A string, parsed when the pass runs: a bad value warns and keeps the
+// default instead of aborting the compile.
+static cl::opt<std::string> MinInstructions(
+    "spiketrap-min-instructions",
+    cl::desc("Skip functions with fewer IR instructions than this, unless "
+             "they have a loop (default 20; 0 disables the rule)"),
+    cl::value_desc("N"), cl::init(std::to_string(DefaultMinInstructions)));
+
+static cl::opt<bool>
+    LoopsExempt("spiketrap-loops",
+                cl::desc("Always instrument functions that contain a loop, "
+                         "whatever their size (default true)"),
+                cl::init(true));
+
+static cl::opt<bool>
+    SkipLeaves("spiketrap-skip-leaves",
+               cl::desc("Skip loop-free functions that call nothing "
+                        "(default true)"),
+               cl::init(true));
+
+static cl::opt<bool> InstrumentAll(
+    "spiketrap-instrument-all",
+    cl::desc("Instrument every function the size rules would skip (never "
+             "attributes and list entries still apply)"),
+    cl::init(false));
+
+static cl::opt<bool>
+    Stats("spiketrap-stats",
+          cl::desc("Print a one-line summary per module to stderr"),
+          cl::init(false));
 
 std::optional<uint64_t> spiketrap::parseDurationNs(StringRef S) {
   StringRef Num = S.take_while([](char C) { return isDigit(C) || C == '.'; });
@@ -61,9 +82,28 @@ std::optional<uint64_t> spiketrap::parseDurationNs(StringRef S) {
 uint64_t spiketrap::getDefaultThresholdNs(LLVMContext &Ctx) {
   if (std::optional<uint64_t> Ns = parseDurationNs(DefaultThreshold))
     return *Ns;
-  Ctx.diagnose(OptionWarning(
-      "spiketrap: ignoring -spiketrap-default-threshold='" + DefaultThreshold +
-      "': expected a duration like 250ns, 500us, 16.6ms or 1s (a plain number "
-      "is ms); using 0 (the runtime's global threshold)"));
+  diagnose(Ctx, DS_Warning,
+           "ignoring -spiketrap-default-threshold='" + DefaultThreshold +
+               "': expected a duration like 250ns, 500us, 16.6ms or 1s (a "
+               "plain number is ms); using 0 (the runtime's global "
+               "threshold)");
   return 0;
 }
+
+spiketrap::HeuristicOptions spiketrap::getHeuristicOptions(LLVMContext &Ctx,
+                                                           bool Diagnose) {
+  unsigned Min;
+  if (StringRef(MinInstructions).getAsInteger(10, Min)) {
+    if (Diagnose)
+      diagnose(Ctx, DS_Warning,
+               "ignoring -spiketrap-min-instructions='" + MinInstructions +
+                   "': expected a whole number of IR instructions; using " +
+                   Twine(DefaultMinInstructions));
+    Min = DefaultMinInstructions;
+  }
+  return {InstrumentAll, Min, LoopsExempt, SkipLeaves};
+}
+
+ArrayRef<std::string> spiketrap::getListPaths() { return ListPaths; }
+
+bool spiketrap::statsEnabled() { return Stats; }

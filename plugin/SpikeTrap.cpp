@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Instrument.h"
+#include "KeepOutOfLine.h"
 #include "LLVMCompat.h"
 
 using namespace llvm;
@@ -17,12 +18,20 @@ static void registerCallbacks(PassBuilder &PB) {
   // callees are timed as part of their caller.
   registerOptimizerLastEP(
       PB, [](ModulePassManager &MPM) { MPM.addPass(SpikeTrapPass()); });
+  // Before inlining, so that functions with a threshold attribute survive it.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(SpikeTrapKeepPass());
+      });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "spiketrap")
+        if (Name == "spiketrap")
+          MPM.addPass(SpikeTrapPass());
+        else if (Name == "spiketrap-keep")
+          MPM.addPass(SpikeTrapKeepPass());
+        else
           return false;
-        MPM.addPass(SpikeTrapPass());
         return true;
       });
 }

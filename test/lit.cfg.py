@@ -27,6 +27,8 @@ config.substitutions += [
     ("%clangxx", os.path.join(tools, "clang++")),
     ("%clang", os.path.join(tools, "clang")),
     ("%opt", os.path.join(tools, "opt") + " -load-pass-plugin=" + plugin),
+    # Runtime tests time every function, whatever the size heuristics say.
+    ("%spiketrap_all", st + " -mllvm -spiketrap-instrument-all"),
     ("%spiketrap", st),
     ("%rtlib", config.spiketrap_runtime),
     ("%plugin", plugin),

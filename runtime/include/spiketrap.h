@@ -54,4 +54,50 @@ void spiketrap_report(void);
 }
 #endif
 
+/*===-- Selection attributes (docs/selection.md) ---------------------------===*
+ *
+ * Put one or more before a function definition (or a declaration the
+ * definition sees) to choose whether and how spiketrap times it:
+ *
+ *   SPIKETRAP_THRESHOLD_MS(16.6) void Game::tick();  // a frame may take 16.6 ms
+ *   SPIKETRAP_CHILDREN_THRESHOLD_MS(0.1) void runScript(Script *s);
+ *
+ * They expand to clang's annotate attribute, which the pass reads; a function
+ * carrying one that asks for timing is kept out of line so that it has its own
+ * entry and exit. Compilers without the attribute see nothing. Thresholds are
+ * numbers (fractions allowed) greater than 0.
+ *
+ *===----------------------------------------------------------------------===*/
+#if defined(__has_attribute)
+#if __has_attribute(annotate)
+#define SPIKETRAP_ANNOTATE_(key) __attribute__((annotate(key)))
+#define SPIKETRAP_ANNOTATE_VALUE_(key, value)                                  \
+  __attribute__((annotate(key, value)))
+#endif
+#endif
+#ifndef SPIKETRAP_ANNOTATE_
+#define SPIKETRAP_ANNOTATE_(key)
+#define SPIKETRAP_ANNOTATE_VALUE_(key, value)
+#endif
+
+/* Report a call of this function only when it takes longer than this. */
+#define SPIKETRAP_THRESHOLD_MS(ms)                                             \
+  SPIKETRAP_ANNOTATE_VALUE_("spiketrap.threshold_ms", ms)
+#define SPIKETRAP_THRESHOLD_US(us)                                             \
+  SPIKETRAP_ANNOTATE_VALUE_("spiketrap.threshold_us", us)
+/* Threshold for every function called below this one that has none of its
+ * own (PET's SetChildrenThreshold), e.g. 0.1 ms under a script interpreter. */
+#define SPIKETRAP_CHILDREN_THRESHOLD_MS(ms)                                    \
+  SPIKETRAP_ANNOTATE_VALUE_("spiketrap.children_threshold_ms", ms)
+#define SPIKETRAP_CHILDREN_THRESHOLD_US(us)                                    \
+  SPIKETRAP_ANNOTATE_VALUE_("spiketrap.children_threshold_us", us)
+/* Instrument even when the size rules would skip it. */
+#define SPIKETRAP_ALWAYS SPIKETRAP_ANNOTATE_("spiketrap.always")
+/* Never instrument (beats everything else). */
+#define SPIKETRAP_NEVER SPIKETRAP_ANNOTATE_("spiketrap.never")
+/* Time it, so callees see it as their parent, but never report it. */
+#define SPIKETRAP_IGNORE SPIKETRAP_ANNOTATE_("spiketrap.ignore")
+/* Never report anything called below it. */
+#define SPIKETRAP_IGNORE_CHILDREN SPIKETRAP_ANNOTATE_("spiketrap.ignore_children")
+
 #endif /* SPIKETRAP_H */

@@ -1,4 +1,4 @@
-// RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
+// RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: %t 2>&1 | FileCheck %s
 
 // Functions that never come near the threshold are counted, not reported.

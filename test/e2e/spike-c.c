@@ -1,6 +1,6 @@
-// RUN: %clang %spiketrap -g -O0 %s %rtlib -o %t.O0
+// RUN: %clang %spiketrap_all -g -O0 %s %rtlib -o %t.O0
 // RUN: %t.O0 2>&1 | FileCheck %s
-// RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t.O2
+// RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t.O2
 // RUN: %t.O2 2>&1 | FileCheck %s
 
 // A C function that busy-waits past the 1 ms default is reported with its
@@ -18,7 +18,7 @@ int main(void) {
 }
 
 // CHECK: ==== spiketrap report (pid {{[0-9]+}}): calls over 1.000 ms
-// CHECK-NEXT: spike: {{[0-9.]+}} ms in load_level ({{.*}}spike-c.c:12), threshold 1.000 ms
+// CHECK: spike: {{[0-9.]+}} ms in load_level ({{.*}}spike-c.c:12), threshold 1.000 ms
 // CHECK-NEXT: thread main (tid {{[0-9]+}}), {{.*}} after start
 // CHECK-NEXT: #0 main ({{.*}}spike-c.c:15){{$}}
 // CHECK-NEXT: #1 tick ({{.*}}spike-c.c:13) {{[0-9.]+}} ms > 1.000 ms

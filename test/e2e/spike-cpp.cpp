@@ -1,6 +1,6 @@
-// RUN: %clangxx %spiketrap -g -O0 %s %rtlib -o %t.O0
+// RUN: %clangxx %spiketrap_all -g -O0 %s %rtlib -o %t.O0
 // RUN: %t.O0 2>&1 | FileCheck %s
-// RUN: %clangxx %spiketrap -g -O2 %s %rtlib -o %t.O2
+// RUN: %clangxx %spiketrap_all -g -O2 %s %rtlib -o %t.O2
 // RUN: %t.O2 2>&1 | FileCheck %s
 
 // C++ methods are reported by their demangled names; a spike that repeats on

@@ -1,16 +1,17 @@
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -S -emit-llvm %s -o - \
+// RUN: %clang %spiketrap_all --target=x86_64-unknown-linux-gnu -O0 -S -emit-llvm %s -o - \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,O0
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm %s -o - \
+// RUN: %clang %spiketrap_all --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm %s -o - \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,O2 \
 // RUN:     --implicit-check-not=desc.square --implicit-check-not=@square
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm \
+// RUN: %clang %spiketrap_all --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm \
 // RUN:   -mllvm -spiketrap-default-threshold=5ms %s -o - | FileCheck %s --check-prefix=OPT
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -g -c %s -o %t.o
+// RUN: %clang %spiketrap_all --target=x86_64-unknown-linux-gnu -O2 -g -c %s -o %t.o
 // RUN: llvm-nm %t.o | FileCheck %s --check-prefix=NM
 
 // clang with the plugin instruments at -O0 and -O2, after inlining: at -O2 the
 // inlined static helper has no hooks of its own. The two-flag form lets -mllvm
 // reach the plugin's options, and objects reference the runtime's symbols.
+// (-spiketrap-instrument-all: square is below the size rules at -O0.)
 
 // O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0, ptr null, i64 0 }
 // CHECK-DAG: @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, ptr null, i64 0 }

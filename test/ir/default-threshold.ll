@@ -1,15 +1,16 @@
-; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=16.6ms -S %s | FileCheck %s --check-prefix=MS
-; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=500us -S %s | FileCheck %s --check-prefix=US
-; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=250ns -S %s | FileCheck %s --check-prefix=NS
-; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=1s -S %s | FileCheck %s --check-prefix=S
-; RUN: %opt -passes=spiketrap -spiketrap-default-threshold=3 -S %s | FileCheck %s --check-prefix=PLAIN
-; RUN: %opt -passes=spiketrap -S %s | FileCheck %s --check-prefix=DEFAULT
-; RUN: %opt -passes=spiketrap,spiketrap -spiketrap-default-threshold=fast -S %s -o - 2>&1 \
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=16.6ms -S %s | FileCheck %s --check-prefix=MS
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=500us -S %s | FileCheck %s --check-prefix=US
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=250ns -S %s | FileCheck %s --check-prefix=NS
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=1s -S %s | FileCheck %s --check-prefix=S
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=3 -S %s | FileCheck %s --check-prefix=PLAIN
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s --check-prefix=DEFAULT
+; RUN: %opt -passes=spiketrap,spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=fast -S %s -o - 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=BAD
 
 ; -spiketrap-default-threshold sets threshold_ns in every descriptor; a
 ; malformed value warns once, keeps 0 (the runtime's global threshold) and the
 ; compile goes on.
+; (-spiketrap-instrument-all: these functions are below the size rules.)
 
 target triple = "x86_64-unknown-linux-gnu"
 

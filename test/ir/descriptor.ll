@@ -1,9 +1,10 @@
-; RUN: %opt -passes=spiketrap -S %s | FileCheck %s
-; RUN: %opt -passes=spiketrap %s | llc -o - | FileCheck %s --check-prefix=ASM
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all %s | llc -o - | FileCheck %s --check-prefix=ASM
 
 ; Each function gets a private spiketrap_desc with its demangled name and, from
 ; debug info when present, its file and line; the module references the ABI
 ; marker so that linking without the runtime fails.
+; (-spiketrap-instrument-all: these functions are below the size rules.)
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

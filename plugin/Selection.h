@@ -1,0 +1,83 @@
+//===- Selection.h - Which functions to instrument, and how -----*- C++ -*-===//
+//
+// Combines the user's explicit choices (attributes, filter lists) with the
+// size heuristics into one decision per function, with the reason for it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPIKETRAP_SELECTION_H
+#define SPIKETRAP_SELECTION_H
+
+#include "Options.h"
+#include "llvm/ADT/DenseMap.h"
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace spiketrap {
+
+class FilterLists;
+
+/// Marks functions already instrumented, so a second run leaves them alone.
+inline constexpr char InstrumentedAttr[] = "spiketrap-instrumented";
+
+/// One explicit choice and where it came from ("attribute at a.c:4", "list
+/// sel.txt:3"); unset while From is empty.
+struct Choice {
+  std::string From;
+  uint64_t Ns = 0; // for thresholds
+  bool isSet() const { return !From.empty(); }
+  void set(std::string Origin, uint64_t Value = 0) {
+    From = std::move(Origin);
+    Ns = Value;
+  }
+};
+
+/// Everything the user said about one function.
+struct Selection {
+  Choice Always, Never, Ignore, IgnoreChildren, Threshold, ChildrenThreshold;
+  /// The first choice that asks for the function to be timed, or null.
+  const Choice *wanted() const;
+};
+
+/// The pass's verdict on one function; each value is one remark name.
+enum class Verdict {
+  Instrumented,
+  Declaration,
+  AvailableExternally,
+  Naked,
+  AlreadyInstrumented,
+  Runtime,
+  Never,
+  Leaf,
+  TooSmall,
+};
+
+struct Decision {
+  Verdict V;
+  std::string Why; // for remarks: what made the verdict
+  Selection Sel;
+};
+
+/// Decides, for every function of one module, whether and how to time it.
+class Selector {
+  llvm::DenseMap<const llvm::Function *, Selection> Annotated;
+  const FilterLists &Lists;
+  HeuristicOptions Heuristics;
+
+public:
+  /// Reads the module's annotations and the filter lists; with \p Diagnose,
+  /// reports malformed ones as errors (once per module, not per pass).
+  Selector(llvm::Module &M, bool Diagnose);
+  /// What attributes and lists say about \p F (no heuristics).
+  Selection select(const llvm::Function &F) const;
+  Decision decide(llvm::Function &F) const;
+};
+
+} // namespace spiketrap
+
+#endif // SPIKETRAP_SELECTION_H

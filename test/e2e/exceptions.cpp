@@ -1,0 +1,38 @@
+// RUN: %clangxx %spiketrap_all -g -O0 %s %rtlib -o %t.O0
+// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %clangxx %spiketrap_all -g -O2 %s %rtlib -o %t.O2
+// RUN: %t.O2 2>&1 | FileCheck %s
+
+// An exception that unwinds through instrumented functions runs their exit
+// hooks (clang's -finstrument-functions does not): a function that spiked
+// before throwing is reported, and what runs after the catch has a clean
+// stack.
+
+#include "Inputs/spin.h"
+#include <stdexcept>
+
+__attribute__((noinline)) void thrower() {
+  spin_ns(6000000);
+  throw std::runtime_error("boom");
+}
+__attribute__((noinline)) void middle() { thrower(); }
+__attribute__((noinline)) void after() { spin_ns(2000000); }
+__attribute__((noinline)) void catcher() {
+  try {
+    middle();
+  } catch (const std::exception &) {
+  }
+  after();
+}
+
+int main() { catcher(); }
+
+// CHECK: spike: {{.*}} in thrower() ({{.*}}exceptions.cpp:14)
+// CHECK: #0 main
+// CHECK-NEXT: #1 catcher() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// CHECK-NEXT: #2 middle() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// CHECK-NEXT: #3 thrower() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// CHECK: spike: {{.*}} in after() ({{.*}}exceptions.cpp:19)
+// CHECK: #0 main
+// CHECK-NEXT: #1 catcher() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// CHECK-NEXT: #2 after() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms

@@ -1,0 +1,45 @@
+// RUN: %clangxx %spiketrap -g -O2 %s %rtlib -o %t
+// RUN: %t 2>&1 | FileCheck %s
+
+// Thresholds from attributes, end to end: the frame function may take 16 ms
+// and the script step 0.1 ms, while everything else keeps the runtime's 1 ms.
+// Frames of ~1.5 ms and script steps of ~0.05 ms are not reported; the one
+// 40 ms frame and the one 2 ms script step are, each against its own
+// threshold, and nothing else is.
+
+#include "Inputs/spin.h"
+#include "spiketrap.h"
+
+namespace {
+
+SPIKETRAP_THRESHOLD_MS(0.1) void runScript(int Frame, int Step) {
+  spin_ns(Frame == 1 && Step == 2 ? 2000000 : 0);
+}
+
+SPIKETRAP_THRESHOLD_MS(16) void frame(int Frame) {
+  for (int Step = 0; Step < 4; ++Step)
+    runScript(Frame, Step);
+  // Over the global 1 ms, far under 16 ms, except frame 3; frame 1 has the
+  // slow script step instead.
+  spin_ns(Frame == 3 ? 40000000 : Frame == 1 ? 0 : 1500000);
+}
+
+} // namespace
+
+int main() {
+  spin_ns(2000000); // warm up (clock, page faults) in main, which is ignored
+  for (int Frame = 0; Frame < 5; ++Frame)
+    frame(Frame);
+  return 0;
+}
+
+// CHECK-NOT: spike:
+// CHECK:     spike: {{[0-9.]+}} ms in (anonymous namespace)::frame(int) ({{.*}}select-frame-script.cpp:{{[0-9]+}}), threshold 16.000 ms
+// CHECK-NOT: spike:
+// CHECK:     spike: {{[0-9.]+}} ms in (anonymous namespace)::runScript(int, int) ({{.*}}select-frame-script.cpp:{{[0-9]+}}), threshold 100.000 us
+// CHECK-NEXT:  thread main
+// CHECK-NEXT:  #0 main ({{.*}})
+// CHECK-NEXT:  #1 (anonymous namespace)::frame(int) ({{.*}}){{$}}
+// CHECK-NEXT:  #2 (anonymous namespace)::runScript(int, int) ({{.*}}) {{[0-9.]+}} ms > 100.000 us
+// CHECK-NOT: spike:
+// CHECK:     spiketrap: 2 spikes, 26 instrumented calls
