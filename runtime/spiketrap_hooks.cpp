@@ -39,6 +39,11 @@ SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
   return Depth;
 }
 
+SPIKETRAP_ALWAYS_INLINE void bump(uint64_t &Counter) {
+  __atomic_store_n(&Counter, __atomic_load_n(&Counter, __ATOMIC_RELAXED) + 1,
+                   __ATOMIC_RELAXED);
+}
+
 SPIKETRAP_ALWAYS_INLINE uint64_t resolve(uint64_t Ns, uint64_t Inherited) {
   return Ns ? nsToTicks(Ns) : Inherited;
 }
@@ -71,12 +76,14 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
   if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && !threadReady(T))
     return;
-  ++T.Calls;
-  ++D->calls;
+  // Plain increments, as relaxed atomics: the report reads them from another
+  // thread, and racing threads may lose a count of a shared descriptor.
+  bump(T.Calls);
+  bump(D->calls);
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(Depth >= kMaxDepth)) {
     T.Depth = Depth + 1;
-    ++T.Overflows;
+    bump(T.Overflows);
     return;
   }
   if (Depth && SPIKETRAP_UNLIKELY(uintptr_t(T.Frames[Depth - 1].Addr) <=

@@ -1,8 +1,12 @@
 //===- spiketrap_init.cpp - Runtime start-up ------------------------------===//
 #include "spiketrap_init.h"
+#include "spiketrap_lifecycle.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_livelog.h"
+#include "spiketrap_report_formats.h"
+#include "spiketrap_report_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -33,7 +37,9 @@ const char *optionsFrom(char **Env) {
 void initOnce(char **Env) {
   RecursionGuard Guard;
   flags.setDefaults();
-  flags.parse(optionsFrom(Env));
+  const char *Options = optionsFrom(Env);
+  flags.parse(Options);
+  reportInit(Options);
   if (flags.help)
     flags.printHelp();
   if (flags.clock == ClockMode::Tsc && !tscUsable())
@@ -43,6 +49,7 @@ void initOnce(char **Env) {
   globalThresholdTicks = nsToTicks(flags.threshold);
   spikesInit(flags.spike_memory);
   threadInit();
+  lifecycleInit();
   if (flags.enabled && flags.report_at_exit)
     atexit(reportAtExit);
   if (flags.verbosity >= 1)
@@ -77,6 +84,10 @@ __attribute__((section(".preinit_array"), used)) static void (
         *const SpikeTrapPreinitEntry)(int, char **, char **) = spikeTrapPreinit;
 __attribute__((constructor(101))) static void spikeTrapConstructor() {
   __spiketrap::runtimeInit();
+  // The report's threads start here, not in preinit, where libc is not
+  // fully set up yet.
+  __spiketrap::liveLogStart();
+  __spiketrap::reportSignalStart();
 }
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link

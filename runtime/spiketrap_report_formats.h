@@ -13,11 +13,11 @@
 
 namespace __spiketrap {
 
-void writeText(Buffer &B, const ReportModel &M);   // report=
-void writeJson(Buffer &B, const ReportModel &M);   // report_json=
-void writeTrace(Buffer &B, const ReportModel &M);  // report_trace=
-void writeFolded(Buffer &B, const ReportModel &M); // report_folded=
-void writeHtml(Buffer &B, const ReportModel &M);   // report_html=
+void writeText(Buffer &B, const ReportModel &M);        // report=
+void writeJson(Buffer &B, const ReportModel &M);        // report_json=
+void writeTrace(Buffer &B, const ReportModel &M);       // report_trace=
+void writeFolded(Buffer &B, const ReportModel &M);      // report_folded=
+void writeHtml(Buffer &B, const ReportModel &M);        // report_html=
 void writeSuggestList(Buffer &B, const ReportModel &M); // suggest_list=
 
 // "name (file:line)", as much of it as the descriptor knows.
@@ -39,6 +39,8 @@ struct Suggestion {
 size_t suggest(const ReportModel &M, Array<Suggestion> &Out);
 // The threshold as the list file spells it: "20ms", "500us", "2s".
 void formatListDuration(Buffer &B, uint64_t Ns);
+// A function name as a list file's fun: glob that matches just it.
+void formatListName(Buffer &B, const char *Name);
 
 // Run facts recorded at start-up, for the JSON and the file names.
 void reportInit(const char *Options);

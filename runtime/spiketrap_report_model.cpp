@@ -33,20 +33,22 @@ bool ReportModel::build() {
   });
   std::sort(Keys.begin(), Keys.begin() + Count);
   // A spike that is a level of a deeper one is shown there, not on its own;
-  // its callees' spikes account for part of its time.
+  // its callees' spikes account for part of its time. Code a signal handler
+  // interrupted (levels below SignalLevel) is not the handler's caller: its
+  // spikes stand on their own.
   for (size_t I = 0; I < Count; ++I) {
     const SpikeRecord &R = *Records[I];
-    if (R.Levels < 2)
+    uint32_t Floor = R.Signo ? R.SignalLevel : 0;
+    if (R.Levels < 2 || R.Levels - 2 < Floor)
       continue;
     if (size_t P = ownSpike(I, R.Levels - 2); P != kNone)
       ChildTicks[P] += R.durationTicks();
-    for (uint32_t L = 0; L + 1 < R.Levels; ++L)
+    for (uint32_t L = Floor; L + 1 < R.Levels; ++L)
       if (size_t A = ownSpike(I, L); A != kNone)
         Covered[A] = true;
   }
   // Group the leaves' identical stacks, worst first within a group.
-  Array<size_t> Leaves(Count);
-  if (!Leaves) {
+  if (!Leaves.reset(Count)) {
     logLine("out of memory for the report of {} spikes", N);
     return false;
   }
@@ -62,13 +64,17 @@ bool ReportModel::build() {
               for (uint32_t L = 0; L < RA.Levels; ++L)
                 if (RA.Level[L].Desc != RB.Level[L].Desc)
                   return RA.Level[L].Desc < RB.Level[L].Desc;
+              if (RA.Signo != RB.Signo)
+                return RA.Signo < RB.Signo;
+              if (RA.Signo && RA.SignalLevel != RB.SignalLevel)
+                return RA.SignalLevel < RB.SignalLevel;
               return RA.durationTicks() > RB.durationTicks();
             });
   for (size_t I = 0; I < NumLeaves;) {
     size_t J = I + 1;
     while (J < NumLeaves && sameStack(Leaves[I], Leaves[J]))
       ++J;
-    Groups[NumGroups++] = {Leaves[I], J - I};
+    Groups[NumGroups++] = {Leaves[I], J - I, I};
     I = J;
   }
   // The worst spike first: that is the one to fix.
@@ -94,7 +100,9 @@ size_t ReportModel::ownSpike(size_t I, uint32_t L) const {
 
 bool ReportModel::sameStack(size_t IA, size_t IB) const {
   const SpikeRecord &A = *Records[IA], &B = *Records[IB];
-  if (A.Levels != B.Levels)
+  // In a signal handler or not, and from where, is part of the stack.
+  if (A.Levels != B.Levels || A.Signo != B.Signo ||
+      (A.Signo && A.SignalLevel != B.SignalLevel))
     return false;
   for (uint32_t L = 0; L < A.Levels; ++L)
     if (A.Level[L].Desc != B.Level[L].Desc)

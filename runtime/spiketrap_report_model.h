@@ -1,4 +1,5 @@
-//===- spiketrap_report_model.h - What every report format shows -*- C++ -*-===//
+//===- spiketrap_report_model.h - What every report format shows -*- C++
+//-*-===//
 //
 // The spike records, read once and organised for the report writers: a
 // spike's ancestors that also spiked are found by (thread, depth, start) and
@@ -31,6 +32,7 @@ struct FunctionStats {
 struct StackGroup {
   size_t Worst; // record index
   size_t Times;
+  size_t First; // of its Times records in leaf(): leaf(First + I)
 };
 
 class ReportModel {
@@ -50,6 +52,8 @@ public:
   // Distinct stacks of the leaf spikes, worst first.
   size_t numGroups() const { return NumGroups; }
   const StackGroup &group(size_t G) const { return Groups[G]; }
+  // Record index of the I-th leaf spike, in group order.
+  size_t leaf(size_t I) const { return Leaves[I]; }
 
   // Every function in any stack, by id: those that spiked first, worst
   // first; then the rest (callers that never spiked).
@@ -80,6 +84,7 @@ private:
   Array<bool> Covered;
   Array<uint64_t> ChildTicks;
   Array<StackGroup> Groups;
+  Array<size_t> Leaves;
   Array<FunctionStats> Functions;
   struct DescId {
     const spiketrap_desc *Desc;

@@ -11,6 +11,7 @@
 #include "spiketrap_report_formats.h"
 
 #include <algorithm>
+#include <string.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -71,6 +72,35 @@ void printSummary(Buffer &B, const ReportModel &M) {
   B.push_back('\n');
 }
 
+const char *sigName(int Sig) {
+  const char *N = sigabbrev_np(Sig);
+  return N ? N : "?";
+}
+
+// The group's other threads, each once: the same stack on a thread pool is
+// one story, but which threads it touched matters.
+void printOtherThreads(Buffer &B, const ReportModel &M, const StackGroup &G) {
+  constexpr size_t kMaxListed = 8;
+  uint32_t Shown[kMaxListed + 1] = {M.record(G.Worst).Tid};
+  size_t NumShown = 1, More = 0;
+  for (size_t I = 0; I < G.Times; ++I) {
+    const SpikeRecord &R = M.record(M.leaf(G.First + I));
+    if (std::find(Shown, Shown + NumShown, R.Tid) != Shown + NumShown)
+      continue;
+    if (NumShown == kMaxListed + 1) {
+      ++More; // counts spikes, not threads, past the list: cheap and enough
+      continue;
+    }
+    B.format("{}thread {} (tid {})", NumShown == 1 ? "  also on " : ", ",
+             R.ThreadName[0] ? R.ThreadName : "?", R.Tid);
+    Shown[NumShown++] = R.Tid;
+  }
+  if (More)
+    B.format(" and {} more spikes on other threads", More);
+  if (NumShown > 1)
+    B.push_back('\n');
+}
+
 void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   const SpikeRecord &R = M.record(G.Worst);
   const SpikeLevel &Top = R.Level[R.Levels - 1];
@@ -84,6 +114,8 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
            R.Tid);
   formatDuration(B, sinceStartNs(Top.Start));
   B.format(" after start");
+  if (R.Signo)
+    B.format(", in a SIG{} handler", sigName(R.Signo));
   if (G.Times > 1)
     B.format("; this stack spiked {} times, the worst is shown", G.Times);
   B.push_back('\n');
@@ -96,6 +128,8 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   }
   Width = std::min<size_t>(Width, 100) + 2;
   for (uint32_t L = 0; L < R.Levels; ++L) {
+    if (R.Signo && L == R.SignalLevel)
+      B.format("  -- SIG{} handler --\n", sigName(R.Signo));
     B.format("  #{:<2} ", L);
     size_t Col = B.size();
     printLocation(B, R.Level[L].Desc);
@@ -115,6 +149,7 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
     }
     B.push_back('\n');
   }
+  printOtherThreads(B, M, G);
 }
 
 void printSuggestions(Buffer &B, const ReportModel &M) {
@@ -124,8 +159,10 @@ void printSuggestions(Buffer &B, const ReportModel &M) {
     const FunctionStats &F = M.function(S[I].Function);
     B.format("suggest: [threshold=");
     formatListDuration(B, S[I].ThresholdNs);
-    B.format("] fun:{}  # spiked on {} of {} calls, worst ", F.Desc->name,
-             F.Spikes, std::max(F.Desc->calls, F.Spikes));
+    B.format("] fun:");
+    formatListName(B, F.Desc->name);
+    B.format("  # spiked on {} of {} calls, worst ", F.Spikes,
+             std::max(F.Desc->calls, F.Spikes));
     formatDuration(B, F.WorstNs);
     if (F.Desc->file && F.Desc->file[0])
       B.format(", {}:{}", F.Desc->file, F.Desc->line);

@@ -2,6 +2,8 @@
 #include "spiketrap_spikes.h"
 #include "spiketrap_signal.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -79,6 +81,60 @@ const SpikeRecord *spikeAt(uint64_t Off) {
     if (Spin > 100000)
       return nullptr;
   return State == kComplete ? R : nullptr;
+}
+
+void spikesAfterForkChild() {
+  ArenaUsed = Recorded = Dropped = 0;
+  Pid = uint32_t(getpid());
+}
+
+namespace {
+const spiketrap_desc Unloaded = {0, 0, "(unloaded code)", "", 0, 0, nullptr, 0};
+
+// A runtime-owned copy of a descriptor of an object about to be unloaded.
+const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
+  auto *C = static_cast<spiketrap_desc *>(malloc(sizeof(spiketrap_desc)));
+  char *Name = strdup(D->name ? D->name : "");
+  char *File = strdup(D->file ? D->file : "");
+  if (!C || !Name || !File) { // out of memory: say what we can
+    free(C), free(Name), free(File);
+    return &Unloaded;
+  }
+  *C = *D;
+  C->name = Name;
+  C->file = File;
+  C->channel = nullptr;
+  return C;
+}
+} // namespace
+
+void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
+  auto In = [&](const void *P) {
+    return uintptr_t(P) >= Lo && uintptr_t(P) < Hi;
+  };
+  // Copies made in this call, so a descriptor is copied once.
+  struct Copy {
+    const spiketrap_desc *From, *To;
+  } Copies[64];
+  size_t NumCopies = 0;
+  forEachSpike([&](const SpikeRecord &Const) {
+    auto &R = const_cast<SpikeRecord &>(Const);
+    for (uint32_t L = 0; L < R.Levels; ++L) {
+      const spiketrap_desc *D = R.Level[L].Desc;
+      if (!D || !(In(D) || In(D->name) || In(D->file)))
+        continue;
+      const spiketrap_desc *To = nullptr;
+      for (size_t I = 0; I < NumCopies && !To; ++I)
+        if (Copies[I].From == D)
+          To = Copies[I].To;
+      if (!To) {
+        To = copyDesc(D);
+        if (NumCopies < sizeof(Copies) / sizeof(Copies[0]))
+          Copies[NumCopies++] = {D, To};
+      }
+      R.Level[L].Desc = To;
+    }
+  });
 }
 
 SpikeTotals spikeTotals() {

@@ -38,6 +38,11 @@ struct SpikeRecord {
 
 // Allocates the arena (at start-up, never in a hook).
 void spikesInit(uint64_t Bytes);
+// In a forked child: the parent's records are the parent's to report.
+void spikesAfterForkChild();
+// Before a shared object is unloaded: records that name its descriptors get
+// copies owned by the runtime, so the report never reads unmapped memory.
+void spikesDetachRange(uintptr_t Lo, uintptr_t Hi);
 
 // Records the Depth open frames of T, the last of which ends at End.
 // Called from __spiketrap_exit when a call runs over its threshold.

@@ -86,6 +86,27 @@ bool threadReady(ThreadState &T) {
   return true;
 }
 
+void threadBeforeFork() { RegistryLock.lock(); }
+void threadAfterForkParent() { RegistryLock.unlock(); }
+
+void threadAfterForkChild() {
+  ThreadState &T = threadState;
+  Head = nullptr;
+  Gone = {};
+  Registered = 0;
+  if (T.Status == StatusActive || T.Status == StatusBusy) {
+    T.Next = T.Prev = nullptr;
+    Head = &T;
+    Registered = 1;
+    T.Tid = uint32_t(syscall(SYS_gettid));
+    T.Calls = T.Overflows = 0;
+    uint32_t Open = T.Depth < kMaxDepth ? T.Depth : kMaxDepth;
+    for (uint32_t I = 0; I < Open; ++I)
+      T.Frames[I].Threshold = kNever;
+  }
+  RegistryLock.unlock();
+}
+
 ThreadTotals threadTotals() {
   RegistryLock.lock();
   ThreadTotals R = Gone;

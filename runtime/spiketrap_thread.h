@@ -92,6 +92,13 @@ private:
 // Start-up part of this module: the thread-exit key.
 void threadInit();
 
+// fork(): the registry lock is held across it; the child keeps only the
+// forking thread, with counters reset and its open frames never reported
+// (the child did not run them from their start).
+void threadBeforeFork();
+void threadAfterForkParent();
+void threadAfterForkChild();
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_THREAD_H

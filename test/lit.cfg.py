@@ -13,7 +13,10 @@ site = lit_config.params.get("spiketrap_site")
 if not site:
     lit_config.fatal("run through ctest, or pass --param spiketrap_site=<build>/test/lit.site.cfg.py")
 lit_config.load_config(config, site)
-config.test_exec_root = os.path.join(config.spiketrap_obj_root, "lit")
+# ctest runs one lit per test file, in parallel: each gets its own exec root,
+# or they would all rewrite one .lit_test_times.txt and trip over it.
+config.test_exec_root = lit_config.params.get(
+    "spiketrap_exec_root", os.path.join(config.spiketrap_obj_root, "lit"))
 
 tools = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", os.environ["PATH"])])
@@ -23,9 +26,21 @@ config.environment.pop("SPIKETRAP_OPTIONS", None)
 plugin = config.spiketrap_plugin
 # The documented form: both flags, so -mllvm options reach the plugin on 19-21.
 st = "-fplugin=%s -fpass-plugin=%s -I%s" % (plugin, plugin, config.spiketrap_include)
+# A sanitizer build of the runtime: programs link with the same sanitizer,
+# and tests that cannot run under it say `UNSUPPORTED: sanitize-<name>`.
+san = ""
+if config.spiketrap_sanitize:
+    san = " -fsanitize=%s -fno-sanitize-recover=all" % config.spiketrap_sanitize
+    for name in config.spiketrap_sanitize.split(","):
+        config.available_features.add("sanitize-" + name)
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+    config.environment["TSAN_OPTIONS"] = "halt_on_error=1"
+else:
+    config.available_features.add("no-sanitizer")
+
 config.substitutions += [
-    ("%clangxx", os.path.join(tools, "clang++")),
-    ("%clang", os.path.join(tools, "clang")),
+    ("%clangxx", os.path.join(tools, "clang++") + san),
+    ("%clang", os.path.join(tools, "clang") + san),
     ("%opt", os.path.join(tools, "opt") + " -load-pass-plugin=" + plugin),
     # Runtime tests time every function, whatever the size heuristics say.
     ("%spiketrap_all", st + " -mllvm -spiketrap-instrument-all"),

@@ -5,6 +5,10 @@ set -euo pipefail
 LLVM_VERSION=${LLVM_VERSION:-19}
 pkgs=(clang-$LLVM_VERSION llvm-$LLVM_VERSION-dev llvm-$LLVM_VERSION-tools
       libfmt-dev cmake ninja-build libgtest-dev python3 binutils)
+# The HTML report's test renders the page in headless Chromium.
+pkgs+=(chromium)
+# The sanitizer builds (SANITIZE=...) need clang's sanitizer runtimes.
+pkgs+=(libclang-rt-$LLVM_VERSION-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -12,6 +16,8 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
   echo "spiketrap setup: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Wait for another apt-get/dpkg instead of failing at once.
+  apt=(apt-get -o DPkg::Lock::Timeout=600)
+  $SUDO "${apt[@]}" update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

@@ -1,7 +1,11 @@
 // RUN: %clangxx %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %t.O0 > %t.O0.out 2>&1
+// RUN: FileCheck %s --check-prefix=THROW < %t.O0.out
+// RUN: FileCheck %s --check-prefix=AFTER < %t.O0.out
 // RUN: %clangxx %spiketrap_all -g -O2 %s %rtlib -o %t.O2
-// RUN: %t.O2 2>&1 | FileCheck %s
+// RUN: %t.O2 > %t.O2.out 2>&1
+// RUN: FileCheck %s --check-prefix=THROW < %t.O2.out
+// RUN: FileCheck %s --check-prefix=AFTER < %t.O2.out
 
 // An exception that unwinds through instrumented functions runs their exit
 // hooks (clang's -finstrument-functions does not): a function that spiked
@@ -27,12 +31,13 @@ __attribute__((noinline)) void catcher() {
 
 int main() { catcher(); }
 
-// CHECK: spike: {{.*}} in thrower() ({{.*}}exceptions.cpp:14)
-// CHECK: #0 main
-// CHECK-NEXT: #1 catcher() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
-// CHECK-NEXT: #2 middle() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
-// CHECK-NEXT: #3 thrower() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
-// CHECK: spike: {{.*}} in after() ({{.*}}exceptions.cpp:19)
-// CHECK: #0 main
-// CHECK-NEXT: #1 catcher() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
-// CHECK-NEXT: #2 after() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// THROW: spike: {{.*}} in thrower() ({{.*}}exceptions.cpp:{{[0-9]+}})
+// THROW: #0 main
+// THROW-NEXT: #1 catcher() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// THROW-NEXT: #2 middle() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// THROW-NEXT: #3 thrower() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+
+// AFTER: spike: {{.*}} in after() ({{.*}}exceptions.cpp:
+// AFTER: #0 main
+// AFTER-NEXT: #1 catcher() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// AFTER-NEXT: #2 after() ({{.*}}) {{[0-9.]+}} ms > 1.000 ms

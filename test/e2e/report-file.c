@@ -16,6 +16,6 @@ int main(void) {
   return 0;
 }
 
-// FALLBACK: spiketrap: cannot write the report to '{{.*}}no/such/dir/r.txt': No such file or directory; writing it to stderr
+// FALLBACK: spiketrap: report: cannot write '{{.*}}no/such/dir/r.txt': No such file or directory; writing it to stderr
 // CHECK: spike: {{.*}} in hitch ({{.*}}report-file.c:12)
 // CHECK: spiketrap: 1 spikes

@@ -1,0 +1,72 @@
+//===- spiketrap_lifecycle.cpp - fork and dlclose -------------------------===//
+//
+// Process events that invalidate what the runtime holds: a forked child
+// starts with a clean state and its own report; a shared object about to be
+// unloaded must not leave descriptors behind in pending spike records.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_lifecycle.h"
+#include "spiketrap_spikes.h"
+#include "spiketrap_thread.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+
+namespace __spiketrap {
+
+namespace {
+using DlcloseFn = int (*)(void *);
+DlcloseFn RealDlclose;
+} // namespace
+
+void lifecycleInit() {
+  RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
+  pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
+    threadAfterForkChild();
+    spikesAfterForkChild();
+  });
+}
+
+namespace {
+struct Range {
+  uintptr_t Base, Lo, Hi;
+};
+
+// The address range of the loaded segments of the object at Base.
+int findObject(struct dl_phdr_info *Info, size_t, void *Data) {
+  auto *R = static_cast<Range *>(Data);
+  if (Info->dlpi_addr != R->Base)
+    return 0;
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    if (P.p_type != PT_LOAD)
+      continue;
+    uintptr_t Lo = Info->dlpi_addr + P.p_vaddr, Hi = Lo + P.p_memsz;
+    R->Lo = R->Lo ? (Lo < R->Lo ? Lo : R->Lo) : Lo;
+    R->Hi = Hi > R->Hi ? Hi : R->Hi;
+  }
+  return 1;
+}
+} // namespace
+
+} // namespace __spiketrap
+
+using namespace __spiketrap;
+
+// Interposes dlclose for the program: spike records that point into the
+// object get their own copies of its descriptors first. (If the object stays
+// loaded, the copies are merely redundant.)
+SPIKETRAP_EXPORT int dlclose(void *Handle) {
+  struct link_map *Map = nullptr;
+  if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map) {
+    RecursionGuard Guard;
+    Range R = {Map->l_addr, 0, 0};
+    dl_iterate_phdr(findObject, &R);
+    if (R.Hi)
+      spikesDetachRange(R.Lo, R.Hi);
+  }
+  if (!RealDlclose) // called before start-up
+    RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
+  return RealDlclose ? RealDlclose(Handle) : -1;
+}

@@ -1,0 +1,12 @@
+//===- spiketrap_lifecycle.h - fork and dlclose -----------------*- C++ -*-===//
+#ifndef SPIKETRAP_LIFECYCLE_H
+#define SPIKETRAP_LIFECYCLE_H
+
+namespace __spiketrap {
+
+// Registers the fork handlers (dlclose is interposed by its definition).
+void lifecycleInit();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_LIFECYCLE_H

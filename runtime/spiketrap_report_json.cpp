@@ -1,0 +1,220 @@
+//===- spiketrap_report_json.cpp - The report tools load -----------------===//
+//
+// Every spike with its full stack, the per-function summary and the run's
+// metadata, as JSON: schema "spiketrap-report" version 1, described in
+// docs/report-format.md. Times are integer nanoseconds (no floating point in
+// the runtime); spike times count from the run's start.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_report_formats.h"
+
+#include <algorithm>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace __spiketrap {
+
+// Bump when a field changes meaning or goes away; adding fields keeps it.
+constexpr int kJsonVersion = 1;
+
+void jsonString(Buffer &B, const char *S) {
+  B.push_back('"');
+  const unsigned char *P = reinterpret_cast<const unsigned char *>(S);
+  while (*P) {
+    unsigned char C = *P;
+    if (C == '"' || C == '\\') {
+      B.push_back('\\');
+      B.push_back(char(C));
+    } else if (C < 0x20 || C == '<') {
+      B.format("\\u{:04x}", C);
+    } else if (C < 0x80) {
+      B.push_back(char(C));
+    } else {
+      // Copy one well-formed UTF-8 sequence, or stand in for a bad byte.
+      int Len = C >= 0xf0 && C < 0xf5 ? 4 : C >= 0xe0 ? 3 : C >= 0xc2 ? 2 : 0;
+      int I = 1;
+      while (Len && I < Len && (P[I] & 0xc0) == 0x80)
+        ++I;
+      if (!Len || I < Len) {
+        B.format("\\ufffd");
+        ++P;
+        continue;
+      }
+      B.append(reinterpret_cast<const char *>(P),
+               reinterpret_cast<const char *>(P + Len));
+      P += Len;
+      continue;
+    }
+    ++P;
+  }
+  B.push_back('"');
+}
+
+void formatMicros(Buffer &B, uint64_t Ns) {
+  B.format("{}.{:03}", Ns / 1000, Ns % 1000);
+}
+
+namespace {
+
+void jsonValue(Buffer &B, uint64_t V) { B.format("{}", V); }
+void jsonValue(Buffer &B, int64_t V) { B.format("{}", V); }
+void jsonValue(Buffer &B, bool V) { B.format("{}", V ? "true" : "false"); }
+void jsonValue(Buffer &B, const char *V) { jsonString(B, V); }
+void jsonValue(Buffer &B, ClockMode V) {
+  jsonString(B, V == ClockMode::Tsc         ? "tsc"
+                : V == ClockMode::Monotonic ? "monotonic"
+                                            : "auto");
+}
+// Thresholds: null for a frame that is never reported.
+void jsonThreshold(Buffer &B, uint64_t Ticks) {
+  if (Ticks == kNever)
+    B.format("null");
+  else
+    B.format("{}", ticksToNs(Ticks));
+}
+
+void writeCommandLine(Buffer &B) {
+  B.push_back('[');
+  Buffer Raw;
+  int Fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (Fd >= 0) {
+    char Chunk[4096];
+    ssize_t N;
+    while ((N = read(Fd, Chunk, sizeof(Chunk))) > 0)
+      Raw.append(Chunk, Chunk + N);
+    close(Fd);
+  }
+  Raw.push_back('\0');
+  // Arguments end in NUL each; the extra one ends the list.
+  for (size_t I = 0; I + 1 < Raw.size(); I += strlen(Raw.data() + I) + 1) {
+    if (I)
+      B.push_back(',');
+    jsonString(B, Raw.data() + I);
+  }
+  B.push_back(']');
+}
+
+void writeThreads(Buffer &B, const ReportModel &M) {
+  Array<const SpikeRecord *> T(M.size());
+  for (size_t I = 0; I < M.size(); ++I)
+    T[I] = &M.record(I);
+  // Each thread once, with the name of its first spike (records lie in the
+  // arena oldest first).
+  std::sort(T.begin(), T.end(), [](const SpikeRecord *A, const SpikeRecord *B) {
+    return A->Tid != B->Tid ? A->Tid < B->Tid : A < B;
+  });
+  B.format("\"threads\":[");
+  for (size_t I = 0; I < T.size(); ++I) {
+    if (I && T[I]->Tid == T[I - 1]->Tid)
+      continue;
+    B.format("{}{{\"tid\":{},\"name\":", I ? "," : "", T[I]->Tid);
+    jsonString(B, T[I]->ThreadName);
+    B.push_back('}');
+  }
+  B.push_back(']');
+}
+
+void writeRun(Buffer &B, const ReportModel &M) {
+  SpikeTotals S = spikeTotals();
+  ThreadTotals T = threadTotals();
+  B.format("\"runs\":[{{\"pid\":{},\"command_line\":", getpid());
+  writeCommandLine(B);
+  B.format(",\"start_time\":\"");
+  formatStartTime(B, /*Iso=*/true);
+  B.format("\",\"start_time_ns\":{},\"duration_ns\":{},\"clock\":\"{}\","
+           "\"ticks_per_second\":{},\"threshold_ns\":{},\"max_depth\":{},"
+           "\"options_text\":",
+           startRealtimeNs(), sinceStartNs(now()), clockName(),
+           theClock.TicksPerSecond, flags.threshold, kMaxDepth);
+  jsonString(B, optionsText());
+  B.format(",\"options\":{{");
+  const char *Sep = "";
+#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
+  B.format("{}\"" #Name "\":", Sep);                                           \
+  jsonValue(B, flags.Name);                                                    \
+  Sep = ",";
+#include "spiketrap_flags.inc"
+  B.format("}},\"totals\":{{\"spikes\":{},\"dropped\":{},\"calls\":{},"
+           "\"threads\":{},\"calls_past_max_depth\":{}}},",
+           S.Recorded, S.Dropped, T.Calls, T.Threads, T.Overflows);
+  writeThreads(B, M);
+  B.format("}}]");
+}
+
+void writeFunctions(Buffer &B, const ReportModel &M) {
+  Array<Suggestion> Sugg(M.numSpiking());
+  size_t NumSugg = suggest(M, Sugg);
+  B.format("\"functions\":[");
+  for (size_t F = 0; F < M.numFunctions(); ++F) {
+    const FunctionStats &S = M.function(F);
+    B.format("{}\n{{\"id\":{},\"name\":", F ? "," : "", F);
+    jsonString(B, S.Desc->name);
+    B.format(",\"file\":");
+    jsonString(B, S.Desc->file ? S.Desc->file : "");
+    B.format(",\"line\":{},\"calls\":{},\"spikes\":{}", S.Desc->line,
+             S.Desc->calls, S.Spikes);
+    if (S.Spikes) {
+      const SpikeRecord &W = M.record(S.Worst);
+      B.format(",\"worst_ns\":{},\"median_ns\":{},\"p95_ns\":{},\"worst_"
+               "spike\":{},\"threshold_ns\":",
+               S.WorstNs, S.MedianNs, S.P95Ns, S.Worst);
+      jsonThreshold(B, W.Level[W.Levels - 1].Threshold);
+    }
+    for (size_t I = 0; I < NumSugg; ++I)
+      if (Sugg[I].Function == F)
+        B.format(",\"suggested_threshold_ns\":{}", Sugg[I].ThresholdNs);
+    B.push_back('}');
+  }
+  B.push_back(']');
+}
+
+void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
+  const SpikeRecord &R = M.record(I);
+  const SpikeLevel &Top = R.Level[R.Levels - 1];
+  size_t Parent = R.Levels > 1 ? M.ownSpike(I, R.Levels - 2) : kNone;
+  B.format("{}\n{{\"id\":{},\"run\":0,\"tid\":{},\"thread\":", I ? "," : "", I,
+           R.Tid);
+  jsonString(B, R.ThreadName);
+  B.format(",\"function\":{},\"start_ns\":{},\"duration_ns\":{},"
+           "\"threshold_ns\":",
+           M.functionId(Top.Desc), sinceStartNs(Top.Start),
+           ticksToNs(R.durationTicks()));
+  jsonThreshold(B, Top.Threshold);
+  B.format(",\"child_spike_ns\":{},\"leaf\":{},\"parent\":",
+           ticksToNs(M.childSpikeTicks(I)), M.covered(I) ? "false" : "true");
+  if (Parent == kNone)
+    B.format("null");
+  else
+    B.format("{}", Parent);
+  if (R.Signo) // run by a signal handler, from level SignalLevel on
+    B.format(",\"signal\":{},\"signal_level\":{}", R.Signo, R.SignalLevel);
+  B.format(",\"stack\":[");
+  for (uint32_t L = 0; L < R.Levels; ++L) {
+    size_t Own = L + 1 == R.Levels ? I : M.ownSpike(I, L);
+    B.format(
+        "{}{{\"function\":{},\"start_ns\":{},\"threshold_ns\":", L ? "," : "",
+        M.functionId(R.Level[L].Desc), sinceStartNs(R.Level[L].Start));
+    jsonThreshold(B, R.Level[L].Threshold);
+    if (Own != kNone)
+      B.format(",\"spike\":{}", Own);
+    B.push_back('}');
+  }
+  B.format("]}}");
+}
+
+} // namespace
+
+void writeJson(Buffer &B, const ReportModel &M) {
+  B.format("{{\"format\":\"spiketrap-report\",\"version\":{},\n", kJsonVersion);
+  writeRun(B, M);
+  B.format(",\n");
+  writeFunctions(B, M);
+  B.format(",\n\"spikes\":[");
+  for (size_t I = 0; I < M.size(); ++I)
+    writeSpike(B, M, I);
+  B.format("]}}\n");
+}
+
+} // namespace __spiketrap

@@ -1,0 +1,48 @@
+// RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
+// RUN: %t 2>&1 | FileCheck %s
+
+// The text report opens with a summary table (one row per function that
+// spiked, worst first), then shows each distinct stack once with a count,
+// callers that also spiked with their time in spiking callees, and ends with
+// suggestions and the totals.
+
+#include "../e2e/Inputs/spin.h"
+
+__attribute__((noinline)) void load_zone(void) { spin_ns(30000000); }
+__attribute__((noinline)) void draw(void) { spin_ns(6000000); }
+__attribute__((noinline)) void quick(void) { __asm__ volatile(""); }
+__attribute__((noinline)) void frame(int i) {
+  if (i == 1 || i == 3)
+    load_zone();
+  draw();
+  for (int j = 0; j < 8; ++j)
+    quick();
+}
+
+int main(void) {
+  for (int i = 0; i < 4; ++i)
+    frame(i);
+  return 0;
+}
+
+// CHECK:      ==== spiketrap report (pid {{[0-9]+}}): calls over 1.000 ms or their own threshold ====
+// CHECK-NEXT: spikes  worst      median     p95        threshold  spiked/calls  function
+// CHECK-NEXT:      4  {{[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *}}1.000 ms   4/4 100%      frame ({{.*}}text-summary.c:14)
+// CHECK-NEXT:      2  {{[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *}}1.000 ms   2/2 100%      load_zone ({{.*}}text-summary.c:11)
+// CHECK-NEXT:      4  {{[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *}}1.000 ms   4/4 100%      draw ({{.*}}text-summary.c:12)
+// CHECK-NOT:  quick
+// CHECK-EMPTY:
+// CHECK-NEXT: spike: {{[0-9.]+}} ms in load_zone ({{.*}}text-summary.c:11), threshold 1.000 ms
+// CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 2 times, the worst is shown
+// CHECK-NEXT:   #0  main ({{.*}}text-summary.c:22){{$}}
+// CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms ({{[0-9.]+}} ms in callees that spiked)
+// CHECK-NEXT:   #2  load_zone ({{.*}}text-summary.c:11)  {{[0-9.]+}} ms > 1.000 ms{{$}}
+// CHECK-NEXT: spike: {{[0-9.]+}} ms in draw ({{.*}}text-summary.c:12), threshold 1.000 ms
+// CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 4 times, the worst is shown
+// CHECK-NEXT:   #0  main
+// CHECK-NEXT:   #1  frame
+// CHECK-NEXT:   #2  draw
+// CHECK-NEXT: suggest: [threshold={{[0-9]+m?s}}] fun:frame  # spiked on 4 of 4 calls
+// CHECK-NEXT: suggest: [threshold={{[0-9]+m?s}}] fun:load_zone  # spiked on 2 of 2 calls
+// CHECK-NEXT: suggest: [threshold={{[0-9]+m?s}}] fun:draw  # spiked on 4 of 4 calls, worst {{[0-9.]+}} ms, {{.*}}text-summary.c:12
+// CHECK-NEXT: spiketrap: 10 spikes, 43 instrumented calls, 1 threads, 0 dropped records

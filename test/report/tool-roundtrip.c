@@ -1,0 +1,88 @@
+// RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
+// RUN: rm -rf %t.dir && mkdir -p %t.dir
+// RUN: env SPIKETRAP_OPTIONS="report=none report_json=%t.dir/a.json report_folded=%t.dir/a.folded" %t 1
+// RUN: env SPIKETRAP_OPTIONS="report=none report_json=%t.dir/b.json" %t 3
+// RUN: %S/../../utils/spiketrap-report summary %t.dir/a.json | FileCheck %s --check-prefix=SUMMARY
+// RUN: %S/../../utils/spiketrap-report summary --thread loader --function read_ %t.dir/b.json | FileCheck %s --check-prefix=FILTER
+// RUN: %S/../../utils/spiketrap-report summary --min-duration 10s %t.dir/b.json | FileCheck %s --check-prefix=LONG
+// RUN: %S/../../utils/spiketrap-report convert --to folded %t.dir/a.json | sort > %t.dir/a.tool.folded
+// RUN: sort %t.dir/a.folded | diff - %t.dir/a.tool.folded
+// RUN: %S/../../utils/spiketrap-report convert --to trace -o %t.dir/ab.trace.json %t.dir/a.json %t.dir/b.json
+// RUN: python3 %S/Inputs/check_trace.py %t.dir/ab.trace.json | FileCheck %s --check-prefix=TRACE
+// RUN: %S/../../utils/spiketrap-report merge -o %t.dir/ab.json %t.dir/a.json %t.dir/b.json
+// RUN: %S/../../utils/spiketrap-report validate %t.dir/ab.json | FileCheck %s --check-prefix=VALID
+// RUN: %S/../../utils/spiketrap-report summary %t.dir/ab.json | FileCheck %s --check-prefix=MERGED
+// RUN: %S/../../utils/spiketrap-report compare %t.dir/a.json %t.dir/b.json | FileCheck %s --check-prefix=COMPARE
+// RUN: %S/../../utils/spiketrap-report convert --to html -o %t.dir/ab.html %t.dir/ab.json
+// RUN: FileCheck %s --check-prefix=HTML < %t.dir/ab.html
+
+// utils/spiketrap-report reads JSON reports: its summary and filters, its
+// folded output identical to the runtime's, a Chrome trace of two runs (one
+// process track each), a merge that still passes the schema, a comparison
+// of two runs and an HTML page.
+
+#define _GNU_SOURCE
+#include "../e2e/Inputs/spin.h"
+#include <pthread.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) void read_pak(void) { spin_ns(20000000); }
+__attribute__((noinline)) void decompress(void) { spin_ns(5000000); }
+static int Loads;
+__attribute__((noinline)) void *loader(void *arg) {
+  pthread_setname_np(pthread_self(), "loader");
+  for (int i = 0; i < Loads; ++i) {
+    read_pak();
+    decompress();
+  }
+  return arg;
+}
+
+int main(int argc, char **argv) {
+  Loads = atoi(argv[1]);
+  pthread_t t;
+  pthread_create(&t, 0, loader, 0);
+  pthread_join(t, 0);
+  return 0;
+}
+
+// SUMMARY:      run 0: {{.*}}tool-roundtrip.c.tmp 1 (pid {{[0-9]+}}), started {{.*}}: 3 spikes, 0 dropped records
+// SUMMARY-NEXT: spikes  worst      median     p95        threshold  spiked/calls  function
+// SUMMARY-DAG:       1  {{.*}}  1/1 100%      loader ({{.*}}tool-roundtrip.c:{{[0-9]+}})
+// SUMMARY-DAG:       1  {{.*}}  1/1 100%      read_pak ({{.*}}tool-roundtrip.c:{{[0-9]+}})
+// SUMMARY-DAG:       1  {{.*}}  1/1 100%      decompress ({{.*}}tool-roundtrip.c:{{[0-9]+}})
+
+// FILTER:      spikes  worst
+// FILTER-NEXT:      3  {{.*}}  3/3 100%      read_pak
+// FILTER-NOT:  {{decompress|loader}}
+
+// LONG:      spikes  worst
+// LONG-NOT:  {{read_pak|decompress|loader}}
+
+// TRACE:      dropped 0
+// TRACE-NEXT: loader 0 loader spike
+// TRACE-NEXT: loader 1 read_pak spike
+// TRACE-NEXT: loader 1 decompress spike
+// TRACE-NEXT: loader 0 loader spike
+// TRACE-NEXT: loader 1 read_pak spike
+// TRACE-NEXT: loader 1 decompress spike
+// TRACE-NEXT: loader 1 read_pak spike
+// TRACE-NEXT: loader 1 decompress spike
+// TRACE-NEXT: loader 1 read_pak spike
+// TRACE-NEXT: loader 1 decompress spike
+
+// VALID: 1 valid, 0 invalid
+
+// MERGED:      run 0: {{.*}} 1 (pid
+// MERGED-NEXT: run 1: {{.*}} 3 (pid
+// MERGED-NEXT: spikes  worst
+// MERGED-DAG:       2  {{.*}}  2/2 100%      loader
+// MERGED-DAG:       4  {{.*}}  4/4 100%      read_pak
+// MERGED-DAG:       4  {{.*}}  4/4 100%      decompress
+
+// COMPARE:      spikes base -> new   worst base -> new          change  function
+// COMPARE-NEXT:      1 -> 3       {{.*}}  more    decompress
+// COMPARE-NEXT:      1 -> 3       {{.*}}  more    read_pak
+// COMPARE-NEXT:      1 -> 1       {{.*}}  same    loader
+
+// HTML: <script type="application/json" id="spiketrap-data">{"format": "spiketrap-report", "version": 1, "runs": [

@@ -1,0 +1,45 @@
+// RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
+// RUN: %t 2>&1 | FileCheck %s
+
+// A handler that leaves by siglongjmp never returns to its trampoline: the
+// frames it jumped over (the interrupted ones and its own) are dropped, no
+// false spike is reported for them, and later spikes are not marked as in
+// a signal handler.
+
+#include "../e2e/Inputs/spin.h"
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/time.h>
+
+static sigjmp_buf Back;
+__attribute__((noinline)) void escape(void) { siglongjmp(Back, 1); }
+__attribute__((noinline)) void on_alarm(int Sig) { escape(); }
+
+__attribute__((noinline)) void stuck(void) {
+  struct itimerval Once = {{0, 0}, {0, 2000}};
+  setitimer(ITIMER_REAL, &Once, 0);
+  for (;;)
+    spin_ns(1000);
+}
+__attribute__((noinline)) void later(void) { spin_ns(3000000); }
+__attribute__((noinline)) void run(void) {
+  if (!sigsetjmp(Back, 1))
+    stuck();
+  later();
+}
+
+int main(void) {
+  signal(SIGALRM, on_alarm);
+  run();
+  return 0;
+}
+
+// CHECK-NOT: in stuck
+// CHECK-NOT: in escape
+// CHECK: spike: {{.*}} in later
+// CHECK-NEXT: thread main (tid {{[0-9]+}}), {{.*}} after start{{$}}
+// CHECK-NEXT: #0 main
+// CHECK-NEXT: #1 run
+// CHECK-NEXT: #2 later
+// CHECK-NOT: in stuck
+// CHECK-NOT: in escape

@@ -1,0 +1,50 @@
+// RUN: %clangxx %spiketrap_all -g -O0 -pthread %s %rtlib -o %t.O0
+// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %clangxx %spiketrap_all -g -O2 -pthread %s %rtlib -o %t.O2
+// RUN: %t.O2 2>&1 | FileCheck %s
+
+// Instrumented code before main (a static constructor) is timed and
+// reported; instrumented code after the report (an atexit handler, static
+// and thread_local destructors) and a thread still calling instrumented code
+// while the process exits neither crash nor corrupt the report.
+
+#include "../e2e/Inputs/spin.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) void load_config() { spin_ns(3000000); }
+struct Config {
+  Config() { load_config(); }
+  ~Config() { spin_ns(2000000); }
+} TheConfig;
+
+__attribute__((noinline)) void late_cleanup() { spin_ns(2000000); }
+__attribute__((noinline)) void on_exit_handler() { late_cleanup(); }
+
+struct PerThread {
+  ~PerThread() { late_cleanup(); }
+};
+thread_local PerThread TLS;
+
+volatile unsigned long Ticks;
+__attribute__((noinline)) void tick() { Ticks = Ticks + 1; }
+__attribute__((noinline)) void *spinner(void *) {
+  for (;;) // still running when main returns
+    tick();
+}
+
+int main() {
+  atexit(on_exit_handler);
+  (void)&TLS;
+  pthread_t T;
+  pthread_create(&T, nullptr, spinner, nullptr);
+  spin_ns(2000000);
+  fputs("main done\n", stderr);
+  return 0;
+}
+
+// CHECK: main done
+// CHECK: spike: {{.*}} in load_config() ({{.*}}startup-shutdown.cpp:16)
+// CHECK-NEXT: thread main
+// CHECK: spiketrap: {{[0-9]+}} spikes, {{[0-9]+}} instrumented calls, 2 threads, 0 dropped records
