@@ -2,6 +2,8 @@
 // RUN: %t > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=OUTER < %t.out
 // RUN: FileCheck %s --check-prefix=HANDLER < %t.out
+// Sanitizers interpose sigaction themselves, in place of our trampoline.
+// UNSUPPORTED: sanitize-address, sanitize-thread
 
 // A handler on an alternate signal stack (SA_ONSTACK) has frame addresses
 // unrelated to the interrupted code's: its hooks must not take the

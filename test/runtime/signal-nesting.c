@@ -6,6 +6,8 @@
 // RUN: %t.O2 > %t.O2.out 2>&1
 // RUN: FileCheck %s --check-prefix=OUTER < %t.O2.out
 // RUN: FileCheck %s --check-prefix=HANDLER < %t.O2.out
+// Sanitizers interpose sigaction themselves, in place of our trampoline.
+// UNSUPPORTED: sanitize-address, sanitize-thread
 
 // An instrumented signal handler that interrupts an instrumented function
 // nests on the same thread's stack: its spike is reported above the
