@@ -39,6 +39,7 @@ static const KeyInfo Keys[] = {
     {"spiketrap.never", &Selection::Never, 0},
     {"spiketrap.ignore", &Selection::Ignore, 0},
     {"spiketrap.ignore_children", &Selection::IgnoreChildren, 0},
+    {"spiketrap.channel", &Selection::Channel, -1}, // takes a string
 };
 
 static StringRef getCString(const Constant *C) {
@@ -87,6 +88,14 @@ static std::string apply(StringRef Key, const Constant *Args,
     return "unknown annotation '" + Key.str() +
            "'; use the SPIKETRAP_* macros of spiketrap.h";
   unsigned NumArgs = Args ? Args->getType()->getStructNumElements() : 0;
+  if (Info->NsPerUnit < 0) {
+    StringRef Name =
+        NumArgs == 1 ? getCString(Args->getAggregateElement(0u)) : "";
+    if (!isValidChannel(Name))
+      return "'" + Key.str() + "' needs a channel name: " + ChannelRule;
+    (Sel.*Info->Field).set(Origin, 0, Name.str());
+    return "";
+  }
   if (Info->NsPerUnit == 0) {
     // A flag with a value is probably a different macro misspelled.
     if (NumArgs)

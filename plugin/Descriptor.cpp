@@ -71,7 +71,8 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S) {
   }
   uint32_t Flags =
       (S.Ignore.isSet() ? SPIKETRAP_DESC_IGNORE : 0) |
-      (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0);
+      (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0) |
+      (S.Channel.isSet() ? SPIKETRAP_DESC_CHANNEL : 0);
   uint64_t Threshold = S.Threshold.isSet() ? S.Threshold.Ns : ThresholdNs;
   Constant *Fields[] = {
       ConstantInt::get(Type::getInt32Ty(C), Flags),
@@ -80,8 +81,9 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S) {
       getString(File),
       ConstantInt::get(Type::getInt64Ty(C), Threshold),
       ConstantInt::get(Type::getInt64Ty(C), S.ChildrenThreshold.Ns),
-      ConstantPointerNull::get(PointerType::getUnqual(C)), // channel
-      ConstantInt::get(Type::getInt64Ty(C), 0),            // calls
+      S.Channel.isSet() ? getString(S.Channel.Name)
+                        : ConstantPointerNull::get(PointerType::getUnqual(C)),
+      ConstantInt::get(Type::getInt64Ty(C), 0), // calls
   };
   // Writable: the runtime counts calls in it.
   auto *Desc = new GlobalVariable(

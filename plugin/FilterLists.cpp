@@ -24,11 +24,16 @@ using namespace spiketrap;
 
 static constexpr char ExpectedSections[] =
     "expected [always], [never], [ignore], [ignore-children], "
-    "[threshold=<duration>] or [children-threshold=<duration>]";
+    "[threshold=<duration>], [children-threshold=<duration>] or "
+    "[channel=<name>]";
 
 /// What a section named \p Name sets, or null if it is not ours.
-static Choice Selection::*getField(StringRef Name, uint64_t &Ns) {
+static Choice Selection::*getField(StringRef Name, uint64_t &Ns,
+                                   std::string &Channel) {
   Ns = 0;
+  if (Name.consume_front("channel="))
+    return isValidChannel(Name) ? (Channel = Name.str(), &Selection::Channel)
+                                : nullptr;
   if (Name == "always")
     return &Selection::Always;
   if (Name == "never")
@@ -83,13 +88,14 @@ void FilterLists::load(const std::string &Path) {
     InSection = true;
     StringRef Name = Line.drop_front().drop_back();
     uint64_t Ns;
-    Choice Selection::*Field = getField(Name, Ns);
+    std::string Channel;
+    Choice Selection::*Field = getField(Name, Ns, Channel);
     if (!Field) {
       Errors.push_back(Where + "unknown section '" + Line.str() + "'; " +
                        ExpectedSections);
       continue;
     }
-    L.Sections.push_back({Name.str(), Field, Ns});
+    L.Sections.push_back({Name.str(), Field, Ns, Channel});
   }
   Lists.push_back(std::move(L));
 }
@@ -134,5 +140,6 @@ void FilterLists::apply(const Function &F, Selection &Sel) const {
   llvm::sort(Matches);
   for (auto [Index, Line, S] : Matches)
     (Sel.*(S->Field))
-        .set(("list " + Lists[Index].Path + ":" + Twine(Line)).str(), S->Ns);
+        .set(("list " + Lists[Index].Path + ":" + Twine(Line)).str(), S->Ns,
+             S->Channel);
 }

@@ -19,6 +19,7 @@ class FilterLists {
     std::string Name;         // as written in the list, without brackets
     Choice Selection::*Field; // what a match sets
     uint64_t Ns;              // for threshold sections
+    std::string Channel;      // for [channel=name]
   };
   struct List {
     std::string Path;

@@ -50,7 +50,7 @@ Selection Selector::select(const Function &F) const {
     for (Choice Selection::*Field :
          {&Selection::Always, &Selection::Never, &Selection::Ignore,
           &Selection::IgnoreChildren, &Selection::Threshold,
-          &Selection::ChildrenThreshold})
+          &Selection::ChildrenThreshold, &Selection::Channel})
       if ((It->second.*Field).isSet())
         Sel.*Field = It->second.*Field;
   // A threshold for main asks for main's own spikes.

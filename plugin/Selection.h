@@ -10,6 +10,7 @@
 
 #include "Options.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <string>
 
@@ -29,17 +30,31 @@ inline constexpr char InstrumentedAttr[] = "spiketrap-instrumented";
 /// sel.txt:3"); unset while From is empty.
 struct Choice {
   std::string From;
-  uint64_t Ns = 0; // for thresholds
+  uint64_t Ns = 0;  // for thresholds
+  std::string Name; // for channels
   bool isSet() const { return !From.empty(); }
-  void set(std::string Origin, uint64_t Value = 0) {
+  void set(std::string Origin, uint64_t Value = 0, std::string Str = "") {
     From = std::move(Origin);
     Ns = Value;
+    Name = std::move(Str);
   }
 };
+
+/// Channel names: what the runtime's disable_channels option can spell.
+inline constexpr char ChannelRule[] =
+    "1 to 47 letters, digits, '_', '-' or '.'";
+inline bool isValidChannel(llvm::StringRef Name) {
+  return !Name.empty() && Name.size() < 48 &&
+         Name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+                                "TUVWXYZ0123456789_-.") ==
+             llvm::StringRef::npos;
+}
 
 /// Everything the user said about one function.
 struct Selection {
   Choice Always, Never, Ignore, IgnoreChildren, Threshold, ChildrenThreshold;
+  /// Not a reason to time the function: only which group it reports in.
+  Choice Channel;
   /// The first choice that asks for the function to be timed, or null.
   const Choice *wanted() const;
 };

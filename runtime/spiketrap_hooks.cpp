@@ -12,6 +12,7 @@
 // stored last. A frame stays covered until its spike is recorded.
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
@@ -103,6 +104,9 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
       F.Threshold = kNever;
     if (D->flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
       F.ChildThreshold = kNever;
+    // Pushed all the same, so stacks and parents stay right.
+    if ((D->flags & SPIKETRAP_DESC_CHANNEL) && channelDisabled(D->channel))
+      F.Threshold = kNever;
   }
   F.Start = now();
   std::atomic_signal_fence(std::memory_order_seq_cst);

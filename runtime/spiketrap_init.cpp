@@ -48,6 +48,7 @@ void initOnce(char **Env) {
   clockInit(flags.clock);
   globalThresholdTicks = nsToTicks(flags.threshold);
   spikesInit(flags.spike_memory);
+  apiInit();
   threadInit();
   lifecycleInit();
   if (flags.enabled && flags.report_at_exit)

@@ -10,6 +10,8 @@ namespace __spiketrap {
 // Idempotent and thread-safe. Env is the environment to read options from
 // (null: the process's own, through getenv).
 void runtimeInit(char **Env = nullptr);
+// Start-up part of the run-time API (spiketrap_api.cpp): its options.
+void apiInit();
 
 // Writes the report to the configured destination.
 void writeReport();

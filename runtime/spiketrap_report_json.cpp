@@ -170,6 +170,17 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
   B.push_back(']');
 }
 
+void writeMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
+  if (const char *Msg = R.message(L, MessageDesc)) {
+    B.format(",\"message\":");
+    jsonString(B, Msg);
+  }
+  if (const char *Msg = R.message(L, MessageOverThreshold)) {
+    B.format(",\"ot_message\":");
+    jsonString(B, Msg);
+  }
+}
+
 void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
   const SpikeRecord &R = M.record(I);
   const SpikeLevel &Top = R.Level[R.Levels - 1];
@@ -188,6 +199,8 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format("null");
   else
     B.format("{}", Parent);
+  if (R.Frame)
+    B.format(",\"frame\":{}", R.Frame);
   if (R.Signo) // run by a signal handler, from level SignalLevel on
     B.format(",\"signal\":{},\"signal_level\":{}", R.Signo, R.SignalLevel);
   B.format(",\"stack\":[");
@@ -199,6 +212,7 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     jsonThreshold(B, R.Level[L].Threshold);
     if (Own != kNone)
       B.format(",\"spike\":{}", Own);
+    writeMessages(B, R, L);
     B.push_back('}');
   }
   B.format("]}}");

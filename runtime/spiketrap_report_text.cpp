@@ -101,6 +101,15 @@ void printOtherThreads(Buffer &B, const ReportModel &M, const StackGroup &G) {
     B.push_back('\n');
 }
 
+// What the program said about this level (spiketrap_messagef and
+// spiketrap_ot_messagef), indented under it.
+void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
+  if (const char *Msg = R.message(L, MessageDesc))
+    B.format("        message: {}\n", Msg);
+  if (const char *Msg = R.message(L, MessageOverThreshold))
+    B.format("        over threshold: {}\n", Msg);
+}
+
 void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   const SpikeRecord &R = M.record(G.Worst);
   const SpikeLevel &Top = R.Level[R.Levels - 1];
@@ -112,6 +121,8 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   formatDuration(B, thresholdNs(Top.Threshold));
   B.format("\n  thread {} (tid {}), ", R.ThreadName[0] ? R.ThreadName : "?",
            R.Tid);
+  if (R.Frame)
+    B.format("frame {}, ", R.Frame);
   formatDuration(B, sinceStartNs(Top.Start));
   B.format(" after start");
   if (R.Signo)
@@ -148,6 +159,7 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
       }
     }
     B.push_back('\n');
+    printMessages(B, R, L);
   }
   printOtherThreads(B, M, G);
 }

@@ -71,6 +71,13 @@ void writeSlice(Buffer &B, const ReportModel &M, const Slice &S, int Pid) {
            S.Own == kNone ? "caller" : "spike");
   jsonString(B, D->file ? D->file : "");
   B.format(",\"line\":{}", D->line);
+  if (S.Record->Frame)
+    B.format(",\"frame\":{}", S.Record->Frame);
+  for (uint32_t Kind : {MessageDesc, MessageOverThreshold})
+    if (const char *Msg = S.Record->message(S.Depth, Kind)) {
+      B.format(Kind == MessageDesc ? ",\"message\":" : ",\"ot_message\":");
+      jsonString(B, Msg);
+    }
   if (S.Own != kNone) {
     const SpikeRecord &O = M.record(S.Own);
     B.format(",\"spike\":{},\"duration_ns\":{},\"threshold_ns\":{}", S.Own,

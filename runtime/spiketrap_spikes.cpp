@@ -31,8 +31,19 @@ void spikesInit(uint64_t Bytes) {
   Pid = uint32_t(getpid());
 }
 
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
-  uint64_t Size = offsetof(SpikeRecord, Level) + Depth * sizeof(SpikeLevel);
+uint64_t frameNumber;
+
+namespace {
+// Whether message slot S still belongs to an open frame of T below Depth.
+bool liveMessage(const ThreadState &T, const MessageSlot &S, uint32_t Depth) {
+  return S.Desc && S.Level < Depth && T.Frames[S.Level].Desc == S.Desc &&
+         T.Frames[S.Level].Start == S.Start;
+}
+
+// Reserves a record of Levels levels and Messages messages; null when full.
+SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
+  uint64_t Size = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel) +
+                  Messages * sizeof(SpikeMessage);
   Size = (Size + 7) & ~uint64_t(7);
   uint64_t Off = __atomic_fetch_add(&ArenaUsed, Size, __ATOMIC_RELAXED);
   if (!Arena || Off + Size > ArenaSize) {
@@ -41,12 +52,43 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
       __atomic_store_n(&reinterpret_cast<SpikeRecord *>(Arena + Off)->Committed,
                        kEndOfArena, __ATOMIC_RELEASE);
     __atomic_fetch_add(&Dropped, 1, __ATOMIC_RELAXED);
-    return;
+    return nullptr;
   }
   auto *R = reinterpret_cast<SpikeRecord *>(Arena + Off);
   R->Size = uint32_t(Size);
-  R->Levels = Depth;
+  R->Levels = Levels;
+  R->NumMessages = Messages;
+  R->Frame = __atomic_load_n(&frameNumber, __ATOMIC_RELAXED);
+  R->IsFrame = 0;
+  R->Signo = 0;
+  R->SignalLevel = 0;
+  return R;
+}
+
+// Names the thread and publishes the record.
+void commit(ThreadState &T, SpikeRecord *R) {
   R->Tid = T.Tid;
+  // A name set through the API wins; else the main thread is reported as
+  // such, others by the name the kernel has for them now (prctl is
+  // async-signal-safe; spikes are rare).
+  if (T.Name[0])
+    __builtin_memcpy(R->ThreadName, T.Name, sizeof(R->ThreadName));
+  else if (T.Tid == Pid)
+    __builtin_memcpy(R->ThreadName, "main", 5);
+  else if (prctl(PR_GET_NAME, R->ThreadName) != 0)
+    R->ThreadName[0] = 0;
+  __atomic_fetch_add(&Recorded, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);
+}
+} // namespace
+
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
+  uint32_t Messages = 0;
+  for (const MessageSlot &S : T.Messages)
+    Messages += liveMessage(T, S, Depth);
+  SpikeRecord *R = reserve(Depth, Messages);
+  if (!R)
+    return;
   R->End = End;
   // Handlers left by siglongjmp are dropped first, judged by the spiking call.
   uint32_t Floor = signalFloor(T, uintptr_t(T.Frames[Depth - 1].Addr));
@@ -57,14 +99,31 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
     R->Level[I] = {F.Desc, F.Start,
                    F.Threshold ? F.Threshold : globalThresholdTicks};
   }
-  // The main thread is reported as such; others by the name the kernel has
-  // for them now (prctl is async-signal-safe; spikes are rare).
-  if (T.Tid == Pid)
-    __builtin_memcpy(R->ThreadName, "main", 5);
-  else if (prctl(PR_GET_NAME, R->ThreadName) != 0)
-    R->ThreadName[0] = 0;
-  __atomic_fetch_add(&Recorded, 1, __ATOMIC_RELAXED);
-  __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);
+  // Bounded copies: the pool slots are reused once their frame is gone.
+  auto *M = const_cast<SpikeMessage *>(R->messages());
+  uint32_t N = 0;
+  for (const MessageSlot &S : T.Messages)
+    if (N < Messages && liveMessage(T, S, Depth)) {
+      M[N].Level = S.Level;
+      M[N].Kind = S.Kind;
+      __builtin_memcpy(M[N].Text, S.Text, kMessageBytes);
+      M[N++].Text[kMessageBytes - 1] = 0;
+    }
+  R->NumMessages = N;
+  commit(T, R);
+}
+
+void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
+                      uint64_t Start, uint64_t End, uint64_t Budget,
+                      uint64_t Frame) {
+  SpikeRecord *R = reserve(1, 0);
+  if (!R)
+    return;
+  R->End = End;
+  R->Frame = Frame;
+  R->IsFrame = 1;
+  R->Level[0] = {Desc, Start, Budget};
+  commit(T, R);
 }
 
 // A record whose writer is still at work (another thread, or the thread the
@@ -84,27 +143,36 @@ const SpikeRecord *spikeAt(uint64_t Off) {
 }
 
 void spikesAfterForkChild() {
-  ArenaUsed = Recorded = Dropped = 0;
+  ArenaUsed = Recorded = Dropped = frameNumber = 0;
   Pid = uint32_t(getpid());
 }
 
 namespace {
 const spiketrap_desc Unloaded = {0, 0, "(unloaded code)", "", 0, 0, nullptr, 0};
 
-// A runtime-owned copy of a descriptor of an object about to be unloaded.
+// Runtime-owned copies of descriptors of unloaded objects, kept for the
+// whole run in a list: the records that point to them are in the arena.
+struct OwnedDesc {
+  spiketrap_desc Desc;
+  OwnedDesc *Next;
+};
+OwnedDesc *Owned;
+
 const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
-  auto *C = static_cast<spiketrap_desc *>(malloc(sizeof(spiketrap_desc)));
+  auto *C = static_cast<OwnedDesc *>(malloc(sizeof(OwnedDesc)));
   char *Name = strdup(D->name ? D->name : "");
   char *File = strdup(D->file ? D->file : "");
   if (!C || !Name || !File) { // out of memory: say what we can
     free(C), free(Name), free(File);
     return &Unloaded;
   }
-  *C = *D;
-  C->name = Name;
-  C->file = File;
-  C->channel = nullptr;
-  return C;
+  C->Desc = *D;
+  C->Desc.name = Name;
+  C->Desc.file = File;
+  C->Desc.channel = nullptr;
+  C->Next = Owned;
+  Owned = C;
+  return &C->Desc;
 }
 } // namespace
 

@@ -22,6 +22,13 @@ struct SpikeLevel {
   uint64_t Threshold; // ticks, resolved (kNever: ignored)
 };
 
+// A message of one level, copied from the thread's pool when recorded.
+struct SpikeMessage {
+  uint32_t Level;
+  uint32_t Kind; // MessageKind
+  char Text[kMessageBytes];
+};
+
 struct SpikeRecord {
   uint32_t Committed; // set last, with release: the record is complete
   uint32_t Size;      // bytes of this record, header included
@@ -29,11 +36,24 @@ struct SpikeRecord {
   uint32_t Tid;
   uint32_t SignalLevel; // first level run by a signal handler (if Signo)
   int32_t Signo;        // the innermost handler's signal, 0: not in one
-  uint64_t End;        // ticks at exit of the spiking call
-  char ThreadName[16]; // as the kernel knew the thread then
-  SpikeLevel Level[1]; // Levels entries
+  uint64_t End;         // ticks at exit of the spiking call
+  uint64_t Frame;       // spiketrap_frame_mark count at End, 0: never marked
+  uint32_t NumMessages; // SpikeMessages after the levels, by level
+  uint32_t IsFrame;     // a frame over its budget (spiketrap_frame_mark)
+  char ThreadName[16];  // as set by the API or known to the kernel then
+  SpikeLevel Level[1];  // Levels entries
 
   uint64_t durationTicks() const { return End - Level[Levels - 1].Start; }
+  const SpikeMessage *messages() const {
+    return reinterpret_cast<const SpikeMessage *>(Level + Levels);
+  }
+  // Level L's message of this kind, or null.
+  const char *message(uint32_t L, uint32_t Kind) const {
+    for (uint32_t I = 0; I < NumMessages; ++I)
+      if (messages()[I].Level == L && messages()[I].Kind == Kind)
+        return messages()[I].Text;
+    return nullptr;
+  }
 };
 
 // Allocates the arena (at start-up, never in a hook).
@@ -47,6 +67,13 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi);
 // Records the Depth open frames of T, the last of which ends at End.
 // Called from __spiketrap_exit when a call runs over its threshold.
 void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End);
+// Records a frame (between two frame marks) that ran over its budget, as a
+// one-level spike of Desc.
+void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
+                      uint64_t Start, uint64_t End, uint64_t Budget,
+                      uint64_t Frame);
+// Frames marked so far (spiketrap_frame_mark).
+extern uint64_t frameNumber;
 
 // Calls F(const SpikeRecord &) for each complete record, oldest first.
 template <typename Fn> void forEachSpike(Fn F);

@@ -94,7 +94,7 @@ void threadAfterForkChild() {
   Head = nullptr;
   Gone = {};
   Registered = 0;
-  if (T.Status == StatusActive || T.Status == StatusBusy) {
+  if (T.Status != StatusNew && T.Status != StatusDead) {
     T.Next = T.Prev = nullptr;
     Head = &T;
     Registered = 1;

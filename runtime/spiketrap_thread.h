@@ -34,6 +34,25 @@ enum ThreadStatus : uint8_t {
   StatusActive = 1, // hooks record
   StatusBusy = 2,   // the runtime itself is running: hooks return at once
   StatusDead = 3,   // thread exited, or enabled=0: hooks return at once
+  // Set by the API (spiketrap_api.cpp); hooks return at once, as when Busy,
+  // so pausing costs the hot path nothing.
+  StatusPaused = 4,   // spiketrap_pause
+  StatusInactive = 5, // spiketrap_set_thread_active(0)
+};
+
+// A message attached to an open frame (spiketrap_messagef), kept in a bounded
+// per-thread pool. A slot belongs to the frame at Level while that frame has
+// the same Desc and Start, so the hooks never clear it: nothing on the hot
+// path. Written by the API only, read when a spike is recorded.
+constexpr uint32_t kMessageSlots = 8;
+constexpr uint32_t kMessageBytes = 112; // longer messages are cut
+enum MessageKind : uint8_t { MessageDesc = 0, MessageOverThreshold = 1 };
+struct MessageSlot {
+  const spiketrap_desc *Desc; // null: free
+  uint64_t Start;
+  uint32_t Level;
+  uint8_t Kind;
+  char Text[kMessageBytes];
 };
 
 // A signal handler running on this thread (see spiketrap_signal.h).
@@ -55,8 +74,15 @@ struct ThreadState {
   ThreadState *Next, *Prev;
   uint32_t NumSignals; // handlers running, innermost last
   SignalContext Signals[kMaxSignalNesting];
+  // Run-time API state, never read by the hooks.
+  uint32_t PauseDepth;
+  bool Inactive;
+  uint64_t PauseStart; // ticks when the outermost pause began
+  char Name[16];       // spiketrap_set_thread_name; "" if none
+  MessageSlot Messages[kMessageSlots];
   Frame Frames[kMaxDepth];
 };
+static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 
 extern __thread ThreadState threadState
     __attribute__((tls_model("initial-exec")));

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 utils/setup.sh
 utils/build.sh
-ctest --test-dir "${BUILD_DIR:-build}" -j "${JOBS:-$(nproc)}" --output-on-failure "$@"
+# A hung test fails after 5 minutes instead of stalling the run.
+ctest --test-dir "${BUILD_DIR:-build}" -j "${JOBS:-$(nproc)}" --timeout 300 --output-on-failure "$@"

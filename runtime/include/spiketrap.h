@@ -24,6 +24,8 @@ enum {
   SPIKETRAP_DESC_IGNORE = 1u << 0,
   /* Never report anything called below this function. */
   SPIKETRAP_DESC_IGNORE_CHILDREN = 1u << 1,
+  /* `channel` is set: the entry hook checks whether the channel is on. */
+  SPIKETRAP_DESC_CHANNEL = 1u << 2,
 };
 
 /* One per instrumented function, emitted by the pass as a private global.
@@ -49,6 +51,52 @@ void __spiketrap_exit(spiketrap_desc *desc, void *frame);
 
 /* Write the spike report now (it is also written at exit). */
 void spiketrap_report(void);
+
+/* The run-time API (docs/api.md). Use the SPIKETRAP_* macros below: they
+ * compile to nothing under SPIKETRAP_DISABLE. Every call acts on the calling
+ * thread; "the current frame" is the innermost open instrumented function or
+ * manual scope. None of them may be called from a signal handler except the
+ * threshold and ignore calls. */
+
+/* A manual scope (PET_FUNCTION / PET_SECTION_MANUAL). `frame` is what the
+ * exit passes back; begin with desc NULL opens nothing. */
+typedef struct spiketrap_scope {
+  spiketrap_desc *desc;
+  void *frame;
+} spiketrap_scope;
+void spiketrap_scope_begin(spiketrap_scope *scope, spiketrap_desc *desc);
+void spiketrap_scope_end(spiketrap_scope *scope);
+
+/* Thresholds in nanoseconds (0: back to the global threshold). */
+void spiketrap_set_global_threshold_ns(uint64_t ns);
+void spiketrap_set_frame_threshold_ns(uint64_t ns);
+void spiketrap_set_children_threshold_ns(uint64_t ns);
+void spiketrap_set_parents_threshold_ns(uint64_t ns);
+/* Never report the current frame / anything called from it from now on. */
+void spiketrap_ignore_frame(void);
+void spiketrap_ignore_children(void);
+
+/* Messages: printf-style, bounded (longer text is cut). */
+void spiketrap_messagef(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+/* Formatted only when the current frame is over its threshold already. */
+void spiketrap_ot_messagef(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* Pausing nests; paused time does not count towards open frames. */
+void spiketrap_pause(void);
+void spiketrap_unpause(void);
+/* An inactive thread is not timed at all until made active again. */
+void spiketrap_set_thread_active(int active);
+void spiketrap_set_thread_name(const char *name);
+
+/* Channels: groups of functions (SPIKETRAP_CHANNEL) switched on and off. */
+void spiketrap_set_channel_enabled(const char *channel, int enabled);
+
+/* Marks the start of a new frame (a game frame, a request). */
+void spiketrap_frame_mark(void);
+/* Frames longer than this are spikes of their own (0: off). */
+void spiketrap_set_frame_budget_ns(uint64_t ns);
 
 #ifdef __cplusplus
 }
@@ -99,5 +147,132 @@ void spiketrap_report(void);
 #define SPIKETRAP_IGNORE SPIKETRAP_ANNOTATE_("spiketrap.ignore")
 /* Never report anything called below it. */
 #define SPIKETRAP_IGNORE_CHILDREN SPIKETRAP_ANNOTATE_("spiketrap.ignore_children")
+/* Put it in a named group of functions that can be switched off. */
+#define SPIKETRAP_CHANNEL(name) SPIKETRAP_ANNOTATE_VALUE_("spiketrap.channel", name)
+
+/*===-- Run-time markup (docs/api.md) --------------------------------------===*
+ *
+ *   void ExecuteScript(ScriptContext *sc) {
+ *     SPIKETRAP_FUNCTION();
+ *     SPIKETRAP_SET_FRAME_THRESHOLD_MS(0.1);
+ *     sc->ExecuteStep();
+ *     SPIKETRAP_OT_MESSAGEF("Script function: %s", sc->functionName());
+ *   }
+ *
+ * Scopes work in code built without the plugin. With SPIKETRAP_DISABLE
+ * defined, every macro compiles to nothing and evaluates no argument.
+ *
+ *===----------------------------------------------------------------------===*/
+#define SPIKETRAP_CAT2_(a, b) a##b
+#define SPIKETRAP_CAT_(a, b) SPIKETRAP_CAT2_(a, b)
+#define SPIKETRAP_ID_(base) SPIKETRAP_CAT_(base, __LINE__)
+
+#ifdef SPIKETRAP_DISABLE
+#define SPIKETRAP_SCOPE_(name, chan, flags, cond) typedef int SPIKETRAP_ID_(spiketrap_off_)
+#define SPIKETRAP_PAUSED_IF(cond) typedef int SPIKETRAP_ID_(spiketrap_off_)
+#define SPIKETRAP_CALL_(call) ((void)0)
+#else
+#ifdef __cplusplus
+namespace spiketrap {
+/* RAII form of spiketrap_scope; the object's address identifies it. */
+class Scope {
+public:
+  explicit Scope(spiketrap_desc *Desc) { spiketrap_scope_begin(&S, Desc); }
+  ~Scope() { spiketrap_scope_end(&S); }
+  Scope(const Scope &) = delete;
+  Scope &operator=(const Scope &) = delete;
+
+private:
+  spiketrap_scope S;
+};
+/* Pauses the thread while it lives, if asked to. */
+class PauseScope {
+public:
+  explicit PauseScope(bool Cond) : Paused(Cond) {
+    if (Paused)
+      spiketrap_pause();
+  }
+  ~PauseScope() {
+    if (Paused)
+      spiketrap_unpause();
+  }
+  PauseScope(const PauseScope &) = delete;
+  PauseScope &operator=(const PauseScope &) = delete;
+
+private:
+  bool Paused;
+};
+} // namespace spiketrap
+#define SPIKETRAP_SCOPE_DECL_(desc, cond)                                      \
+  ::spiketrap::Scope SPIKETRAP_ID_(spiketrap_scope_)((cond) ? &(desc) : 0)
+#define SPIKETRAP_PAUSED_IF(cond)                                              \
+  ::spiketrap::PauseScope SPIKETRAP_ID_(spiketrap_pause_)(cond)
+#else
+void spiketrap_pause_scope_end_(int *paused);
+#define SPIKETRAP_SCOPE_DECL_(desc, cond)                                      \
+  __attribute__((cleanup(spiketrap_scope_end)))                                \
+  spiketrap_scope SPIKETRAP_ID_(spiketrap_scope_);                             \
+  spiketrap_scope_begin(&SPIKETRAP_ID_(spiketrap_scope_), (cond) ? &(desc) : 0)
+#define SPIKETRAP_PAUSED_IF(cond)                                              \
+  __attribute__((cleanup(spiketrap_pause_scope_end_)))                         \
+  int SPIKETRAP_ID_(spiketrap_pause_) = (cond) ? (spiketrap_pause(), 1) : 0
+#endif
+/* A static descriptor per marker, constant-initialised (no guard). */
+#define SPIKETRAP_SCOPE_(name, chan, flags, cond)                              \
+  static spiketrap_desc SPIKETRAP_ID_(spiketrap_desc_) = {                     \
+      (flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u),                        \
+      __LINE__, name, __FILE__, 0, 0, chan, 0};                                \
+  SPIKETRAP_SCOPE_DECL_(SPIKETRAP_ID_(spiketrap_desc_), cond)
+#define SPIKETRAP_CALL_(call) call
+#endif
+
+/* PET_FUNCTION / PET_SECTION_MANUAL, and PET's conditional variants. */
+#define SPIKETRAP_FUNCTION() SPIKETRAP_SCOPE_(__func__, 0, 0u, 1)
+#define SPIKETRAP_FUNCTION_IF(cond) SPIKETRAP_SCOPE_(__func__, 0, 0u, cond)
+#define SPIKETRAP_SECTION(name) SPIKETRAP_SCOPE_(name, 0, 0u, 1)
+#define SPIKETRAP_SECTION_IF(name, cond) SPIKETRAP_SCOPE_(name, 0, 0u, cond)
+#define SPIKETRAP_SECTION_CHANNEL(name, chan) SPIKETRAP_SCOPE_(name, chan, 0u, 1)
+#define SPIKETRAP_FUNCTION_IGNORE()                                            \
+  SPIKETRAP_SCOPE_(__func__, 0, SPIKETRAP_DESC_IGNORE, 1)
+#define SPIKETRAP_FUNCTION_IGNORE_CHILDREN()                                   \
+  SPIKETRAP_SCOPE_(__func__, 0, SPIKETRAP_DESC_IGNORE_CHILDREN, 1)
+#define SPIKETRAP_FUNCTION_IGNORE_IF(cond)                                     \
+  SPIKETRAP_SCOPE_(__func__, 0, 0u, 1);                                        \
+  SPIKETRAP_CALL_((cond) ? spiketrap_ignore_frame() : (void)0)
+#define SPIKETRAP_FUNCTION_IGNORE_CHILDREN_IF(cond)                            \
+  SPIKETRAP_SCOPE_(__func__, 0, 0u, 1);                                        \
+  SPIKETRAP_CALL_((cond) ? spiketrap_ignore_children() : (void)0)
+/* The thread is paused until the end of the enclosing block, if cond. */
+#define SPIKETRAP_FUNCTION_PAUSED_IF(cond)                                     \
+  SPIKETRAP_SCOPE_(__func__, 0, 0u, 1);                                        \
+  SPIKETRAP_PAUSED_IF(cond)
+
+/* Thresholds in milliseconds (fractions allowed). */
+#define SPIKETRAP_MS_TO_NS_(ms) ((uint64_t)((ms) * 1e6))
+#define SPIKETRAP_SET_GLOBAL_THRESHOLD_MS(ms)                                  \
+  SPIKETRAP_CALL_(spiketrap_set_global_threshold_ns(SPIKETRAP_MS_TO_NS_(ms)))
+#define SPIKETRAP_SET_FRAME_THRESHOLD_MS(ms)                                   \
+  SPIKETRAP_CALL_(spiketrap_set_frame_threshold_ns(SPIKETRAP_MS_TO_NS_(ms)))
+#define SPIKETRAP_SET_CHILDREN_THRESHOLD_MS(ms)                                \
+  SPIKETRAP_CALL_(spiketrap_set_children_threshold_ns(SPIKETRAP_MS_TO_NS_(ms)))
+#define SPIKETRAP_SET_PARENTS_THRESHOLD_MS(ms)                                 \
+  SPIKETRAP_CALL_(spiketrap_set_parents_threshold_ns(SPIKETRAP_MS_TO_NS_(ms)))
+#define SPIKETRAP_IGNORE_FRAME() SPIKETRAP_CALL_(spiketrap_ignore_frame())
+#define SPIKETRAP_IGNORE_FRAME_CHILDREN()                                      \
+  SPIKETRAP_CALL_(spiketrap_ignore_children())
+#define SPIKETRAP_MESSAGEF(...) SPIKETRAP_CALL_(spiketrap_messagef(__VA_ARGS__))
+#define SPIKETRAP_OT_MESSAGEF(...)                                             \
+  SPIKETRAP_CALL_(spiketrap_ot_messagef(__VA_ARGS__))
+#define SPIKETRAP_PAUSE() SPIKETRAP_CALL_(spiketrap_pause())
+#define SPIKETRAP_UNPAUSE() SPIKETRAP_CALL_(spiketrap_unpause())
+#define SPIKETRAP_SET_THREAD_ACTIVE(active)                                    \
+  SPIKETRAP_CALL_(spiketrap_set_thread_active(active))
+#define SPIKETRAP_SET_THREAD_NAME(name)                                        \
+  SPIKETRAP_CALL_(spiketrap_set_thread_name(name))
+#define SPIKETRAP_SET_CHANNEL_ENABLED(chan, on)                                \
+  SPIKETRAP_CALL_(spiketrap_set_channel_enabled(chan, on))
+#define SPIKETRAP_FRAME_MARK() SPIKETRAP_CALL_(spiketrap_frame_mark())
+#define SPIKETRAP_SET_FRAME_BUDGET_MS(ms)                                      \
+  SPIKETRAP_CALL_(spiketrap_set_frame_budget_ns(SPIKETRAP_MS_TO_NS_(ms)))
 
 #endif /* SPIKETRAP_H */

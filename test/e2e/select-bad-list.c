@@ -6,7 +6,7 @@
 // line (or why it cannot be read); every bad list is reported, not just the
 // first.
 
-// CHECK-DAG: error: spiketrap: sections.txt:2: entry 'fun:early' is outside any section; expected [always], [never], [ignore], [ignore-children], [threshold=<duration>] or [children-threshold=<duration>]
+// CHECK-DAG: error: spiketrap: sections.txt:2: entry 'fun:early' is outside any section; expected [always], [never], [ignore], [ignore-children], [threshold=<duration>], [children-threshold=<duration>] or [channel=<name>]
 // CHECK-DAG: error: spiketrap: sections.txt:4: unknown section '[alwyas]'; expected
 // CHECK-DAG: error: spiketrap: sections.txt:7: unknown section '[threshold=fast]'; expected
 // CHECK-DAG: error: spiketrap: sections.txt:9: unknown section '[children-threshold=0ms]'; expected
