@@ -36,6 +36,8 @@ static const char *getRemarkName(Verdict V) {
     return "AlreadyInstrumented";
   case Verdict::Runtime:
     return "Runtime";
+  case Verdict::Marked:
+    return "Marked";
   case Verdict::Never:
     return "Never";
   case Verdict::Leaf:
@@ -124,6 +126,7 @@ void DecisionStats::count(Verdict V) {
   case Verdict::AvailableExternally:
   case Verdict::Naked:
   case Verdict::Runtime:
+  case Verdict::Marked:
     ++NumCannot;
     break;
   case Verdict::Declaration:

@@ -11,7 +11,11 @@
 #include "Diagnostics.h"
 #include "FilterLists.h"
 #include "Heuristics.h"
+#include "spiketrap.h"
 #include "llvm/IR/Function.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -63,6 +67,74 @@ Selection Selector::select(const Function &F) const {
   return Sel;
 }
 
+/// The name a SPIKETRAP_FUNCTION marker in \p F has (its __func__).
+static std::string getMarkerName(const Function &F) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(F.getName().str().c_str()))
+    return F.getName().str(); // C: __func__ is the symbol
+  char *Base = D.getFunctionBaseName(nullptr, nullptr);
+  std::string Name = Base ? Base : "";
+  free(Base);
+  return Name;
+}
+
+/// Whether \p V is (or, through a select, a phi or, at -O0, a local
+/// variable, may be) the address of a descriptor flagged
+/// SPIKETRAP_DESC_FUNCTION and named \p Name: a marker inlined from a callee
+/// is the callee's, not ours.
+static bool isFunctionMarkerDesc(const Value *V, StringRef Name,
+                                 unsigned Depth = 0) {
+  V = V->stripPointerCasts();
+  if (Depth > 4)
+    return false;
+  if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
+    const Constant *Init = GV->hasInitializer() ? GV->getInitializer() : nullptr;
+    const auto *Flags = dyn_cast_or_null<ConstantInt>(
+        Init ? Init->getAggregateElement(0u) : nullptr);
+    const auto *NameGV = dyn_cast_or_null<GlobalVariable>(
+        Init && Init->getAggregateElement(2u)
+            ? Init->getAggregateElement(2u)->stripPointerCasts()
+            : nullptr);
+    const auto *Str = dyn_cast_or_null<ConstantDataSequential>(
+        NameGV && NameGV->hasInitializer() ? NameGV->getInitializer()
+                                           : nullptr);
+    return Flags && (Flags->getZExtValue() & SPIKETRAP_DESC_FUNCTION) && Str &&
+           Str->isCString() && Str->getAsCString() == Name;
+  }
+  if (isa<SelectInst>(V) || isa<PHINode>(V))
+    return any_of(cast<Instruction>(V)->operands(), [&](const Value *Op) {
+      return isFunctionMarkerDesc(Op, Name, Depth + 1);
+    });
+  // -O0 keeps the constructor's argument in a stack slot.
+  if (const auto *Load = dyn_cast<LoadInst>(V))
+    if (const auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand()))
+      return any_of(Slot->users(), [&](const User *U) {
+        const auto *Store = dyn_cast<StoreInst>(U);
+        return Store && Store->getPointerOperand() == Slot &&
+               isFunctionMarkerDesc(Store->getValueOperand(), Name, Depth + 1);
+      });
+  return false;
+}
+
+/// Whether \p F holds a SPIKETRAP_FUNCTION*() marker: a call of
+/// spiketrap_scope_begin with a descriptor flagged SPIKETRAP_DESC_FUNCTION.
+static bool hasFunctionMarker(const Function &F) {
+  std::string Name;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+      if (!Callee || Callee->getName() != "spiketrap_scope_begin" ||
+          CB->arg_size() != 2)
+        continue;
+      if (Name.empty())
+        Name = getMarkerName(F);
+      if (isFunctionMarkerDesc(CB->getArgOperand(1), Name))
+        return true;
+    }
+  return false;
+}
+
 static StringRef getCannotReason(const Function &F, Verdict &V) {
   // Nothing to time.
   if (F.isDeclaration())
@@ -80,6 +152,9 @@ static StringRef getCannotReason(const Function &F, Verdict &V) {
   if (F.getName().starts_with("__spiketrap") ||
       F.getName().starts_with("_ZN11__spiketrap"))
     return V = Verdict::Runtime, "spiketrap runtime";
+  // Its marker times it already: a second frame would list it twice.
+  if (hasFunctionMarker(F))
+    return V = Verdict::Marked, "timed by its SPIKETRAP_FUNCTION marker";
   return "";
 }
 

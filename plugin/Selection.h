@@ -67,6 +67,7 @@ enum class Verdict {
   Naked,
   AlreadyInstrumented,
   Runtime,
+  Marked,
   Never,
   Leaf,
   TooSmall,

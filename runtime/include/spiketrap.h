@@ -26,6 +26,9 @@ enum {
   SPIKETRAP_DESC_IGNORE_CHILDREN = 1u << 1,
   /* `channel` is set: the entry hook checks whether the channel is on. */
   SPIKETRAP_DESC_CHANNEL = 1u << 2,
+  /* A SPIKETRAP_FUNCTION*() marker's: it times its function, so the pass
+   * does not add a second, automatic frame. */
+  SPIKETRAP_DESC_FUNCTION = 1u << 3,
 };
 
 /* One per instrumented function, emitted by the pass as a private global.
@@ -177,7 +180,10 @@ namespace spiketrap {
 /* RAII form of spiketrap_scope; the object's address identifies it. */
 class Scope {
 public:
-  explicit Scope(spiketrap_desc *Desc) { spiketrap_scope_begin(&S, Desc); }
+  /* Always inlined, even at -O0, so the pass sees which marker it is. */
+  __attribute__((always_inline)) explicit Scope(spiketrap_desc *Desc) {
+    spiketrap_scope_begin(&S, Desc);
+  }
   ~Scope() { spiketrap_scope_end(&S); }
   Scope(const Scope &) = delete;
   Scope &operator=(const Scope &) = delete;
@@ -227,24 +233,26 @@ void spiketrap_pause_scope_end_(int *paused);
 #endif
 
 /* PET_FUNCTION / PET_SECTION_MANUAL, and PET's conditional variants. */
-#define SPIKETRAP_FUNCTION() SPIKETRAP_SCOPE_(__func__, 0, 0u, 1)
-#define SPIKETRAP_FUNCTION_IF(cond) SPIKETRAP_SCOPE_(__func__, 0, 0u, cond)
+#define SPIKETRAP_FUNCTION_SCOPE_(flags, cond)                                 \
+  SPIKETRAP_SCOPE_(__func__, 0, (flags) | SPIKETRAP_DESC_FUNCTION, cond)
+#define SPIKETRAP_FUNCTION() SPIKETRAP_FUNCTION_SCOPE_(0u, 1)
+#define SPIKETRAP_FUNCTION_IF(cond) SPIKETRAP_FUNCTION_SCOPE_(0u, cond)
 #define SPIKETRAP_SECTION(name) SPIKETRAP_SCOPE_(name, 0, 0u, 1)
 #define SPIKETRAP_SECTION_IF(name, cond) SPIKETRAP_SCOPE_(name, 0, 0u, cond)
 #define SPIKETRAP_SECTION_CHANNEL(name, chan) SPIKETRAP_SCOPE_(name, chan, 0u, 1)
 #define SPIKETRAP_FUNCTION_IGNORE()                                            \
-  SPIKETRAP_SCOPE_(__func__, 0, SPIKETRAP_DESC_IGNORE, 1)
+  SPIKETRAP_FUNCTION_SCOPE_(SPIKETRAP_DESC_IGNORE, 1)
 #define SPIKETRAP_FUNCTION_IGNORE_CHILDREN()                                   \
-  SPIKETRAP_SCOPE_(__func__, 0, SPIKETRAP_DESC_IGNORE_CHILDREN, 1)
+  SPIKETRAP_FUNCTION_SCOPE_(SPIKETRAP_DESC_IGNORE_CHILDREN, 1)
 #define SPIKETRAP_FUNCTION_IGNORE_IF(cond)                                     \
-  SPIKETRAP_SCOPE_(__func__, 0, 0u, 1);                                        \
+  SPIKETRAP_FUNCTION_SCOPE_(0u, 1);                                            \
   SPIKETRAP_CALL_((cond) ? spiketrap_ignore_frame() : (void)0)
 #define SPIKETRAP_FUNCTION_IGNORE_CHILDREN_IF(cond)                            \
-  SPIKETRAP_SCOPE_(__func__, 0, 0u, 1);                                        \
+  SPIKETRAP_FUNCTION_SCOPE_(0u, 1);                                            \
   SPIKETRAP_CALL_((cond) ? spiketrap_ignore_children() : (void)0)
 /* The thread is paused until the end of the enclosing block, if cond. */
 #define SPIKETRAP_FUNCTION_PAUSED_IF(cond)                                     \
-  SPIKETRAP_SCOPE_(__func__, 0, 0u, 1);                                        \
+  SPIKETRAP_FUNCTION_SCOPE_(0u, 1);                                            \
   SPIKETRAP_PAUSED_IF(cond)
 
 /* Thresholds in milliseconds (fractions allowed). */
