@@ -26,12 +26,21 @@ struct ClockState {
   uint64_t StartNs;        // CLOCK_MONOTONIC at StartTicks
   uint64_t TicksPerNsQ32;  // ticks per ns in 32.32 fixed point, for the hooks
 };
-extern ClockState theClock;
+extern ClockState theClock SPIKETRAP_INTERNAL;
 
 inline uint64_t monotonicNs() {
   timespec T;
   clock_gettime(CLOCK_MONOTONIC, &T);
   return uint64_t(T.tv_sec) * 1000000000ull + uint64_t(T.tv_nsec);
+}
+
+// The hooks' fast paths, once they know the TSC is in use.
+SPIKETRAP_ALWAYS_INLINE uint64_t readTsc() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return monotonicNs();
+#endif
 }
 
 SPIKETRAP_ALWAYS_INLINE uint64_t now() {

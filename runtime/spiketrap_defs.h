@@ -9,6 +9,9 @@
 #define SPIKETRAP_DEFS_H
 
 #define SPIKETRAP_EXPORT extern "C" __attribute__((visibility("default")))
+// On declarations of internals the hooks read: with -fvisibility=hidden only
+// definitions are hidden, and a default-visibility extern costs a GOT load.
+#define SPIKETRAP_INTERNAL __attribute__((visibility("hidden")))
 #define SPIKETRAP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SPIKETRAP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SPIKETRAP_NOINLINE __attribute__((noinline))

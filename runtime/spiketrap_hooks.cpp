@@ -49,9 +49,68 @@ SPIKETRAP_ALWAYS_INLINE uint64_t resolve(uint64_t Ns, uint64_t Inherited) {
   return Ns ? nsToTicks(Ns) : Inherited;
 }
 
-// The top frame is not this exit's activation: frames below Addr are dead
-// (their exits were skipped); drop them and exit the matching frame, if any.
-SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr, uint64_t End) {
+// Pushes D's frame at Depth. The frame is covered by Depth as soon as it has
+// its descriptor and an address no handler frame can be above; the rest is
+// filled in after, the real address last.
+// Own says whether D may carry thresholds of its own; without, the frame
+// inherits its parent's children threshold.
+SPIKETRAP_ALWAYS_INLINE Frame &beginFrame(ThreadState &T, spiketrap_desc *D,
+                                          uint32_t Depth, bool Own) {
+  Frame &F = T.Frames[Depth];
+  F.Addr = reinterpret_cast<void *>(kUnderConstruction);
+  F.Desc = D;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  T.Depth = Depth + 1;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  uint64_t Inherited = Depth ? T.Frames[Depth - 1].ChildThreshold : 0;
+  F.Threshold = Own ? resolve(D->threshold_ns, Inherited) : Inherited;
+  F.ChildThreshold =
+      Own ? resolve(D->children_threshold_ns, Inherited) : Inherited;
+  return F;
+}
+
+SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
+  F.Start = Start;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  F.Addr = Addr;
+}
+
+// Everything the fast path leaves out: a thread that is new, busy, paused or
+// gone; no usable TSC; calls past the capacity; dead frames on top;
+// descriptors with flags or thresholds of their own.
+SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
+                                  void *Addr) {
+  if (T.Status != StatusActive && !threadReady(T))
+    return;
+  bump(T.Calls);
+  bump(D->calls);
+  uint32_t Depth = T.Depth;
+  if (Depth >= kMaxDepth) {
+    T.Depth = Depth + 1;
+    bump(T.Overflows);
+    return;
+  }
+  if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))
+    Depth = dropDeadFrames(T, Depth, uintptr_t(Addr));
+  Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
+  if (D->flags & SPIKETRAP_DESC_IGNORE)
+    F.Threshold = kNever;
+  if (D->flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
+    F.ChildThreshold = kNever;
+  // Pushed all the same, so stacks and parents stay right.
+  if ((D->flags & SPIKETRAP_DESC_CHANNEL) && channelDisabled(D->channel))
+    F.Threshold = kNever;
+  endFrame(F, Addr, now());
+}
+
+// The exit fast path's rare cases: a thread that is not active, no usable
+// TSC, calls past the capacity, or a top frame that is not this exit's
+// activation (frames below Addr are dead: their exits were skipped; drop
+// them and exit the matching frame, if any).
+SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
+  if (T.Status != StatusActive)
+    return;
+  uint64_t End = now();
   uint32_t Depth = T.Depth;
   if (Depth > kMaxDepth) { // this call was counted, not pushed
     T.Depth = Depth - 1;
@@ -71,62 +130,47 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr, uint64_t End) {
   T.Depth = Depth;
 }
 
+// A call over its threshold: record it, then pop its frame.
+SPIKETRAP_NOINLINE void exitSpike(ThreadState &T, uint32_t Depth,
+                                  uint64_t End) {
+  recordSpike(T, Depth, End);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  T.Depth = Depth - 1;
+}
+
 } // namespace
 
+// The fast paths call nothing (every rare case is a tail call to a cold
+// helper), so they need no stack frame and save no registers.
 SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
-  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && !threadReady(T))
-    return;
+  uint32_t Depth = T.Depth;
+  if (SPIKETRAP_UNLIKELY(
+          T.Status != StatusActive || !theClock.UseTsc ||
+          (D->flags | D->threshold_ns | D->children_threshold_ns) ||
+          Depth >= kMaxDepth ||
+          (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
+    return enterSlow(T, D, Addr);
   // Plain increments, as relaxed atomics: the report reads them from another
   // thread, and racing threads may lose a count of a shared descriptor.
   bump(T.Calls);
   bump(D->calls);
-  uint32_t Depth = T.Depth;
-  if (SPIKETRAP_UNLIKELY(Depth >= kMaxDepth)) {
-    T.Depth = Depth + 1;
-    bump(T.Overflows);
-    return;
-  }
-  if (Depth && SPIKETRAP_UNLIKELY(uintptr_t(T.Frames[Depth - 1].Addr) <=
-                                  uintptr_t(Addr)))
-    Depth = dropDeadFrames(T, Depth, uintptr_t(Addr));
-  Frame &F = T.Frames[Depth];
-  F.Addr = reinterpret_cast<void *>(kUnderConstruction);
-  F.Desc = D;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  T.Depth = Depth + 1;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  uint64_t Inherited = Depth ? T.Frames[Depth - 1].ChildThreshold : 0;
-  F.Threshold = resolve(D->threshold_ns, Inherited);
-  F.ChildThreshold = resolve(D->children_threshold_ns, Inherited);
-  if (SPIKETRAP_UNLIKELY(D->flags)) {
-    if (D->flags & SPIKETRAP_DESC_IGNORE)
-      F.Threshold = kNever;
-    if (D->flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
-      F.ChildThreshold = kNever;
-    // Pushed all the same, so stacks and parents stay right.
-    if ((D->flags & SPIKETRAP_DESC_CHANNEL) && channelDisabled(D->channel))
-      F.Threshold = kNever;
-  }
-  F.Start = now();
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  F.Addr = Addr;
+  endFrame(beginFrame(T, D, Depth, /*Own=*/false), Addr, readTsc());
 }
 
 SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *, void *Addr) {
   ThreadState &T = threadState;
-  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive))
-    return;
-  uint64_t End = now();
   uint32_t Depth = T.Depth;
   // Depth 0 (wraps) or past capacity, or not our frame on top.
-  if (SPIKETRAP_UNLIKELY(Depth - 1 >= kMaxDepth ||
+  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive || !theClock.UseTsc ||
+                         Depth - 1 >= kMaxDepth ||
                          T.Frames[Depth - 1].Addr != Addr))
-    return exitSlow(T, uintptr_t(Addr), End);
+    return exitSlow(T, uintptr_t(Addr));
+  uint64_t End = readTsc();
   const Frame &F = T.Frames[Depth - 1];
   uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
   if (SPIKETRAP_UNLIKELY(End - F.Start > Thr))
-    recordSpike(T, Depth, End);
+    return exitSpike(T, Depth, End);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;
 }

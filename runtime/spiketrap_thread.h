@@ -85,10 +85,10 @@ struct ThreadState {
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 
 extern __thread ThreadState threadState
-    __attribute__((tls_model("initial-exec")));
+    __attribute__((tls_model("initial-exec"))) SPIKETRAP_INTERNAL;
 
 // Global threshold in ticks: kNever until start-up has calibrated the clock.
-extern uint64_t globalThresholdTicks;
+extern uint64_t globalThresholdTicks SPIKETRAP_INTERNAL;
 
 // Slow path of a hook on a thread that is not Active: registers a new thread.
 // Returns whether the hook may go on.

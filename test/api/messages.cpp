@@ -14,7 +14,7 @@
 struct ScriptContext {
   const char *Name;
   long Ns;
-  void executeStep() { spin_ns(Ns); }
+  __attribute__((always_inline)) void executeStep() { spin_ns(Ns); }
 };
 
 __attribute__((noinline)) void executeScript(ScriptContext *SC) {
