@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""spiketrap benchmark suite: builds every variant it compares, runs them
+side by side (alternating, repeated) and prints one markdown report.
+
+Called by utils/bench/run.sh, which installs and builds what this needs.
+Machines are shared and noisy: every comparison alternates its variants
+within each repetition and reports medians, spreads and paired ratios.
+Benchmarks, not tests: nothing here asserts on time.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SRC = os.path.join(HERE, "src")
+
+# Build flags, easy to change: environment variables override them.
+LLVM = os.environ.get("LLVM_VERSION", "19")
+CC = os.environ.get("BENCH_CC", f"clang-{LLVM}")
+CXX = os.environ.get("BENCH_CXX", f"clang++-{LLVM}")
+CFLAGS = shlex.split(os.environ.get("BENCH_CFLAGS", "-O2"))
+# Extra plugin flags for spiketrap's default selection and for "instrument
+# every function" (dropped, with a note, when the plugin does not know it).
+ST_DEFAULT = shlex.split(os.environ.get("BENCH_ST_DEFAULT", ""))
+ST_ALL = shlex.split(
+    os.environ.get("BENCH_ST_ALL", "-mllvm -spiketrap-instrument-all"))
+XRAY_FLAGS = ["-fxray-instrument", "-fxray-instruction-threshold=1"]
+AFTER_INLINING = ["-finstrument-functions-after-inlining"]
+NOTES = []
+
+
+def sh(cmd, env=None):
+    """Runs cmd; returns (wall s, CPU s, peak RSS KiB, rc, stdout, stderr)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
+                             stdout=out, stderr=err)
+        _, status, ru = os.wait4(p.pid, 0)  # wait4: the child's rusage
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        return (wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss,
+                os.waitstatus_to_exitcode(status),
+                out.read().decode(errors="replace"),
+                err.read().decode(errors="replace"))
+
+
+def must(cmd, **kw):
+    r = sh(cmd, **kw)
+    if r[3] != 0:
+        sys.exit(f"bench: command failed ({r[3]}): {shlex.join(cmd)}\n{r[5]}")
+    return r
+
+
+def build(name, sources, flags, out_dir, extra_objs=(), ldflags=(), reps=1):
+    """Compiles each source to an object and links, reps times; returns
+    (exe, least CPU s of a build: the least disturbed by other load)."""
+    cpu = min(build_once(name, sources, flags, out_dir, extra_objs, ldflags)
+              for _ in range(reps))
+    return os.path.join(out_dir, name), cpu
+
+
+def build_once(name, sources, flags, out_dir, extra_objs, ldflags):
+    objs, cpu = [], 0.0
+    for src in sources:
+        obj = os.path.join(out_dir, f"{name}.{os.path.basename(src)}.o")
+        cc = CXX if src.endswith(".cpp") else CC
+        cpu += must([cc, *flags, "-c", src, "-o", obj])[1]
+        objs.append(obj)
+    exe = os.path.join(out_dir, name)
+    link = CXX if any(s.endswith(".cpp") for s in sources) else CC
+    cpu += must([link, *flags, *objs, *extra_objs, *ldflags, "-o", exe])[1]
+    return cpu
+
+
+def binary_size(exe):
+    """text + data of the linked program: what it maps from the file."""
+    text, data = must(["size", exe])[4].splitlines()[1].split()[:2]
+    return int(text) + int(data)
+
+
+def alternate(variants, reps, run_one):
+    """Runs every variant once per repetition, rotating the order so no
+    variant always runs first or after the same neighbour."""
+    results = {v: [] for v in variants}
+    for r in range(reps):
+        order = variants[r % len(variants):] + variants[:r % len(variants)]
+        for v in order:
+            results[v].append(run_one(v))
+    return results
+
+
+def spread(xs):
+    """(max - min) / median, in percent."""
+    m = statistics.median(xs)
+    return 100.0 * (max(xs) - min(xs)) / m if m else 0.0
+
+
+def fmt(x, digits=1, suffix=""):
+    return "n/a" if x is None else f"{x:.{digits}f}{suffix}"
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def plugin_accepts(plugin_flags, extra, out_dir):
+    """Whether the plugin knows the given -mllvm options."""
+    src = os.path.join(out_dir, "probe.c")
+    with open(src, "w") as f:
+        f.write("int probe(void) { return 0; }\n")
+    r = sh([CC, *plugin_flags, *extra, "-c", src, "-o", src + ".o"])
+    return r[3] == 0
+
+
+# --- 1. Per-call cost -------------------------------------------------------
+
+def per_call(args, st, out_dir):
+    d = os.path.join(out_dir, "calls")
+    os.makedirs(d, exist_ok=True)
+    calls_c = os.path.join(SRC, "calls.c")
+    hooks = {}
+    for h in ("empty_hooks", "floor_hooks"):
+        hooks[h] = os.path.join(d, h + ".o")
+        must([CC, *CFLAGS, "-ftls-model=initial-exec", "-c",
+              os.path.join(SRC, h + ".c"), "-o", hooks[h]])
+    xray_env = dict(os.environ, XRAY_OPTIONS="patch_premain=true "
+                    f"xray_mode=xray-fdr xray_logfile_base={d}/xray-log.")
+    V = {  # key: (label, compile flags, extra objects, env, wrapper)
+        "a": ("plain", [], [], None, []),
+        "b": ("empty hooks, after inlining (call floor)", AFTER_INLINING,
+              [hooks["empty_hooks"]], None, []),
+        "c": ("minimal timing hooks (timing floor)", AFTER_INLINING,
+              [hooks["floor_hooks"]], None, []),
+        "d": ("spiketrap" + st["all_note"], st["all"], [st["lib"]], None, []),
+        "d0": ("spiketrap, disabled at run time (enabled=0)", None, None,
+               dict(os.environ, SPIKETRAP_OPTIONS="enabled=0"), []),
+        "e": ("XRay FDR", XRAY_FLAGS, [], xray_env, []),
+    }
+    if st["uftrace"]:
+        V["f"] = ("uftrace record -t 1ms", ["-pg"], [], None,
+                  ["uftrace", "record", "-t", "1ms", "-d",
+                   os.path.join(d, "uftrace.data")])
+    else:
+        NOTES.append("uftrace is not installed: row (f) skipped.")
+    exes = {}
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
+        futs = {k: ex.submit(build, "calls-" + k, [calls_c], CFLAGS + v[1], d,
+                             v[2]) for k, v in V.items() if v[1] is not None}
+        for k, f in futs.items():
+            exes[k] = f.result()[0]
+    exes["d0"] = exes["d"]
+
+    def run_one(k):
+        label, _, _, env, wrap = V[k]
+        r = must([*wrap, exes[k], str(args.fib), str(args.rounds)], env=env)
+        m = re.search(r"calls=(\d+) ns=(\d+)", r[4])
+        return int(m.group(1)), int(m.group(2))
+
+    keys = list(V)
+    res = alternate(keys, args.reps, run_one)
+    calls = res["a"][0][0]
+    # Paired per repetition: (variant - plain of the same repetition) / calls.
+    per = {k: [(res[k][i][1] - res["a"][i][1]) / calls
+               for i in range(args.reps)] for k in keys}
+    med = {k: statistics.median(per[k]) for k in keys}
+    ir = callgrind_per_call(args, exes, V, d) if st["valgrind"] else {}
+    if not st["valgrind"]:
+        NOTES.append("valgrind is not installed: no instruction counts.")
+
+    rows = []
+    for k in keys:
+        label = V[k][0]
+        plain_ns = statistics.median(x[1] for x in res[k]) / calls
+        if k == "a":
+            rows.append([f"({k}) {label}", f"{plain_ns:.2f} (total)", "",
+                         fmt(ir.get(k), 1, " (total)"), "", ""])
+            continue
+        lo, hi = min(per[k]), max(per[k])
+        rows.append([
+            f"({k}) {label}", f"{med[k]:.2f}", f"{lo:.2f} – {hi:.2f}",
+            fmt(ir.get(k)),
+            fmt(med[k] / med["c"], 2, "x") if med["c"] > 0 else "n/a",
+            fmt(med[k] / med["e"], 2, "x") if med["e"] > 0 else "n/a"])
+    head = (f"### 1. Per-call cost: fib({args.fib}) through a function "
+            f"pointer, {calls:,} calls x {args.reps} alternating runs\n\n"
+            "ns/call = (variant − plain of the same repetition) / calls; "
+            "Ir/call: callgrind instructions per call over plain, "
+            f"fib({args.callgrind_fib}), inside the timed region only.\n\n")
+    return head + table(
+        ["variant", "ns/call (median)", "range", "Ir/call",
+         "vs timing floor (c)", "vs XRay FDR (e)"], rows)
+
+
+def callgrind_per_call(args, exes, V, d):
+    """Instructions per call over plain, counted inside run_rounds only."""
+    ir = {}
+    for k in V:
+        if V[k][4]:  # uftrace runs under its own preload; not countable
+            continue
+        outf = os.path.join(d, f"callgrind.{k}.out")
+        # Under valgrind calls are ~50x slower: keep spiketrap's spike path
+        # (rare in real runs) out of the count.
+        env = dict(V[k][3] or os.environ)
+        env["SPIKETRAP_OPTIONS"] = ":".join(
+            o for o in (env.get("SPIKETRAP_OPTIONS"), "threshold=100s") if o)
+        r = sh(["valgrind", "--tool=callgrind", "--toggle-collect=run_rounds",
+                f"--callgrind-out-file={outf}", exes[k],
+                str(args.callgrind_fib), "1"], env=env)
+        if r[3] != 0:
+            NOTES.append(f"callgrind failed on variant ({k}).")
+            continue
+        calls = int(re.search(r"calls=(\d+)", r[4]).group(1))
+        with open(outf) as f:
+            total = int(re.search(r"^(?:summary|totals): (\d+)", f.read(),
+                                  re.M).group(1))
+        ir[k] = total
+    if "a" not in ir:
+        return {}
+    plain = ir["a"]
+    return {k: (v - plain) / calls if k != "a" else v / calls
+            for k, v in ir.items()}
+
+
+# --- 2. Whole programs ------------------------------------------------------
+
+def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
+                  incflags, cflags):
+    d = os.path.join(out_dir, name)
+    os.makedirs(d, exist_ok=True)
+    hooks = {}
+    for h in ("empty_hooks", "floor_hooks"):
+        hooks[h] = os.path.join(d, h + ".o")
+        must([CC, *CFLAGS, "-ftls-model=initial-exec", "-c",
+              os.path.join(SRC, h + ".c"), "-o", hooks[h]])
+    builds = {  # key: (compile flags, extra objects)
+        "plain": ([], []),
+        "empty": (AFTER_INLINING, [hooks["empty_hooks"]]),
+        "floor": (AFTER_INLINING, [hooks["floor_hooks"]]),
+        "default": (st["default"], [st["lib"]]),
+    }
+    if st["all_differs"]:
+        builds["all"] = (st["all"], [st["lib"]])
+    exes, cpu = {}, {}
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
+        futs = {k: ex.submit(build, f"{name}-{k}", sources,
+                             cflags + incflags + v[0], d, v[1], ldflags,
+                             args.compile_reps)
+                for k, v in builds.items()}
+        for k, f in futs.items():
+            exes[k], cpu[k] = f.result()
+    if "all" not in builds:
+        exes["all"], cpu["all"] = exes["default"], cpu["default"]
+    runs = {  # key: (executable, SPIKETRAP_OPTIONS or None)
+        "plain": ("plain", None), "empty": ("empty", None),
+        "floor": ("floor", None),
+        "default": ("default", None), "all": ("all", None),
+        "disabled": ("default", "enabled=0"),
+    }
+    if not st["all_differs"]:
+        del runs["all"]
+    expected = {}
+
+    def run_one(k):
+        exe, opts = runs[k]
+        env = dict(os.environ)
+        env.pop("SPIKETRAP_OPTIONS", None)
+        if opts:
+            env["SPIKETRAP_OPTIONS"] = opts
+        # GNU time for peak RSS: wait4's ru_maxrss would include the RSS of
+        # the forked Python before exec.
+        rss = os.path.join(d, "maxrss")
+        r = must(["/usr/bin/time", "-f", "%M", "-o", rss, exes[exe],
+                  *run_args], env=env)
+        with open(rss) as f:
+            maxrss = int(f.read().split()[-1])
+        # Every build must compute the same result as plain.
+        if expected.setdefault("out", r[4]) != r[4]:
+            sys.exit(f"bench: {name}-{k} printed {r[4]!r}, "
+                     f"plain printed {expected['out']!r}")
+        m = re.search(r"(\d+) instrumented calls", r[5])
+        return r[0], maxrss, int(m.group(1)) if m else None
+
+    keys = list(runs)
+    res = alternate(keys, args.reps, run_one)
+    t = {k: [x[0] for x in res[k]] for k in keys}
+    ratio = {k: statistics.median(t[k][i] / t["plain"][i]
+                                  for i in range(args.reps)) for k in keys}
+    calls = {k: res[k][0][2] for k in keys}
+    # -finstrument-functions-after-inlining instruments what spiketrap's
+    # "all" selection does; reuse its call count for the floor.
+    calls["floor"] = calls["empty"] = calls["all" if "all" in keys else
+                                            "default"]
+    size = {k: binary_size(exes[runs[k][0]]) for k in keys}
+    rss = {k: statistics.median(x[1] for x in res[k]) for k in keys}
+    labels = {
+        "plain": "plain",
+        "empty": "call floor (b), every function",
+        "floor": "timing floor (c), every function",
+        "default": "spiketrap, default selection",
+        "all": "spiketrap, every function" + st["all_note"],
+        "disabled": "spiketrap default, disabled (enabled=0)",
+    }
+    rows = []
+    for k in keys:
+        med = statistics.median(t[k])
+        dt = statistics.median(t[k][i] - t["plain"][i]
+                               for i in range(args.reps))
+        per = (f"{1e9 * dt / calls[k]:.1f}"
+               if calls[k] and k != "plain" else "")
+        same_build = k == "disabled" or (k == "all" and not st["all_differs"])
+        rows.append([
+            labels[k], f"{med:.3f}", fmt(spread(t[k]), 1, "%"),
+            "" if k == "plain" else f"{100 * (ratio[k] - 1):+.1f}%",
+            f"{calls[k]:,}" if calls[k] is not None else "",
+            per,
+            f"{cpu[runs[k][0]]:.1f}",
+            "" if k == "plain" or same_build
+            else f"{100 * (cpu[runs[k][0]] / cpu['plain'] - 1):+.1f}%",
+            f"{size[k] / 1024:.0f}",
+            "" if k == "plain" else f"{100 * (size[k] / size['plain'] - 1):+.1f}%",
+            f"{rss[k] / 1024:.1f}",
+            "" if k == "plain" else f"{(rss[k] - rss['plain']):+.0f}",
+        ])
+    for label in ("spiketrap, profile-guided skip list",
+                  "spiketrap, adaptive (run time)"):
+        rows.append([label] + ["n/a"] * 11)
+    return table(
+        [name, "time s (median)", "spread", "vs plain", "instr. calls",
+         "ns/call", "compile CPU s", "vs plain", "size KiB", "vs plain",
+         "peak RSS MiB", "Δ KiB"], rows)
+
+
+def machine(args):
+    model = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    clang = must([CC, "--version"])[4].splitlines()[0]
+    rev = sh(["git", "-C", ROOT, "describe", "--always", "--dirty"])[4].strip()
+    return (f"Machine: {os.cpu_count()} cores, {model}, kernel "
+            f"{os.uname().release}, {clang}. spiketrap {rev}, "
+            f"{time.strftime('%Y-%m-%d %H:%M')}. Mode: "
+            f"{'quick' if args.quick else 'full'}, {args.reps} repetitions, "
+            f"CFLAGS {' '.join(CFLAGS)}.")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke mode: tiny inputs, SQLite at -O0, 3 reps")
+    ap.add_argument("--reps", type=int, help="repetitions per variant")
+    ap.add_argument("--compile-reps", type=int,
+                    help="builds per variant; the least CPU time is shown")
+    ap.add_argument("--only", choices=["calls", "sqlite", "game"],
+                    action="append", help="run only these parts")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
+    ap.add_argument("--sqlite-dir", required=True,
+                    help="directory holding sqlite3.c and sqlite3.h")
+    ap.add_argument("--out", default=os.path.join(HERE, "out"))
+    args = ap.parse_args()
+    q = args.quick
+    args.reps = args.reps or (3 if q else 7)
+    args.compile_reps = args.compile_reps or (1 if q else 3)
+    args.fib, args.rounds = (22, 1) if q else (32, 1)
+    args.callgrind_fib = 15 if q else 20
+    parts = args.only or ["calls", "sqlite", "game"]
+    os.makedirs(args.out, exist_ok=True)
+
+    lib = os.path.join(args.build_dir, "lib")
+    plugin = os.path.join(lib, "SpikeTrap.so")
+    pflags = [f"-fplugin={plugin}", f"-fpass-plugin={plugin}"]
+    all_ok = plugin_accepts(pflags, ST_ALL, args.out)
+    if not all_ok:
+        NOTES.append(f"The plugin does not accept `{' '.join(ST_ALL)}`: "
+                     "rows 'every function' use its default selection "
+                     "(which today is every function).")
+    st = {
+        "lib": os.path.join(lib, "libspiketrap.a"),
+        "default": pflags + ST_DEFAULT,
+        "all": pflags + (ST_ALL if all_ok else ST_DEFAULT),
+        "all_differs": all_ok,
+        "all_note": "" if all_ok else " (= default selection)",
+        "uftrace": sh(["sh", "-c", "command -v uftrace"])[3] == 0,
+        "valgrind": sh(["sh", "-c", "command -v valgrind"])[3] == 0,
+    }
+    out = [f"## spiketrap benchmarks\n\n{machine(args)}"]
+    if "calls" in parts:
+        out.append(per_call(args, st, args.out))
+    if "sqlite" in parts or "game" in parts:
+        out.append("### 2. Whole programs: alternating runs; wall time of the "
+                   "whole process; 'vs plain' is the median of per-repetition "
+                   "ratios; ns/call = extra time / instrumented calls; "
+                   f"compile CPU = least user+sys of {args.compile_reps} builds")
+    if "sqlite" in parts:
+        rows = 2000 if q else 80000
+        # -O0 in quick mode: compiling the amalgamation at -O2 takes ~30 s.
+        cflags = ["-O0"] if q else CFLAGS
+        sq = os.path.join(args.sqlite_dir, "sqlite3.c")
+        out.append(f"SQLite {rows:,} rows, {' '.join(cflags)}:\n\n" +
+                   whole_program(args, st, args.out, "sqlite",
+                                 [sq, os.path.join(SRC, "sqlite_workload.c")],
+                                 [str(rows)], ["-lm"],
+                                 [f"-I{args.sqlite_dir}"], cflags))
+    if "game" in parts:
+        frames = 200 if q else 5000
+        out.append(f"Game frame loop (C++), {frames:,} frames:\n\n" +
+                   whole_program(args, st, args.out, "game",
+                                 [os.path.join(SRC, "game_workload.cpp")],
+                                 [str(frames)], [], [], CFLAGS))
+    if NOTES:
+        out.append("Notes:\n" + "\n".join("- " + n for n in NOTES))
+    report = "\n\n".join(out) + "\n"
+    print(report)
+    with open(os.path.join(args.out, "table.md"), "w") as f:
+        f.write(report)
+
+
+if __name__ == "__main__":
+    main()

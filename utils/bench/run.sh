@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The benchmark suite (README "Benchmarks"): installs what it needs, builds
+# spiketrap into $BUILD_DIR (default build-bench), fetches the SQLite
+# amalgamation with `npm pack` (cached in utils/bench/out/, git-ignored) and
+# runs bench.py, which builds every variant, runs them and prints the table.
+# Usage: utils/bench/run.sh [--quick] [--reps N] [--only calls|sqlite|game]
+# BENCH_SKIP_BUILD=1 measures $BUILD_DIR as it is (e.g. a build of another
+# checkout) instead of rebuilding it from this tree.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+utils/setup.sh
+utils/bench/setup.sh
+BUILD_DIR=${BUILD_DIR:-build-bench}
+OUT=utils/bench/out
+mkdir -p "$OUT"
+if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
+  BUILD_DIR=$BUILD_DIR utils/build.sh >"$OUT/build.log" 2>&1 ||
+    { tail -20 "$OUT/build.log"; exit 1; }
+fi
+
+# Pinned, so tables from different days compare the same SQLite.
+SQLITE_NPM=${SQLITE_NPM:-better-sqlite3@12.11.1}
+SQ=$OUT/src/${SQLITE_NPM//[@\/]/-}
+if [ ! -f "$SQ/sqlite3.c" ]; then
+  mkdir -p "$SQ"
+  tgz=$(cd "$SQ" && npm pack --silent "$SQLITE_NPM" | tail -1)
+  tar -xzf "$SQ/$tgz" -C "$SQ" --strip-components=3 \
+    package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h
+fi
+exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" --sqlite-dir "$SQ" "$@"
