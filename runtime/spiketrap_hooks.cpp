@@ -144,6 +144,10 @@ SPIKETRAP_NOINLINE void exitSpike(ThreadState &T, uint32_t Depth,
 // helper), so they need no stack frame and save no registers.
 SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
+  // Busy, paused, inactive, gone or switched off: return at once. Only a new
+  // thread goes on, to register.
+  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && T.Status != StatusNew)
+    return;
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
           T.Status != StatusActive || !theClock.UseTsc ||
@@ -160,9 +164,11 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
 
 SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *, void *Addr) {
   ThreadState &T = threadState;
+  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive))
+    return;
   uint32_t Depth = T.Depth;
   // Depth 0 (wraps) or past capacity, or not our frame on top.
-  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive || !theClock.UseTsc ||
+  if (SPIKETRAP_UNLIKELY(!theClock.UseTsc ||
                          Depth - 1 >= kMaxDepth ||
                          T.Frames[Depth - 1].Addr != Addr))
     return exitSlow(T, uintptr_t(Addr));
