@@ -16,26 +16,30 @@
 using namespace llvm;
 using namespace spiketrap;
 
-// DescTy below is {i32, i32, ptr, ptr, i64, i64} with natural alignment; check
+// DescTy below is {i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64}
+// with natural alignment; check
 // that spiketrap.h still has that order, those widths and no other padding.
 static_assert(sizeof(spiketrap_desc::flags) == 4 &&
                   sizeof(spiketrap_desc::line) == 4 &&
                   sizeof(spiketrap_desc::threshold_ns) == 8 &&
                   sizeof(spiketrap_desc::children_threshold_ns) == 8 &&
-                  sizeof(spiketrap_desc::calls) == 8,
+                  sizeof(spiketrap_desc::calls) == 8 &&
+                  sizeof(spiketrap_desc::off) == 4 &&
+                  sizeof(spiketrap_desc::max_ticks) == 8,
               "spiketrap_desc field widths changed");
-static_assert(offsetof(spiketrap_desc, line) == 4 &&
-                  offsetof(spiketrap_desc, name) == 8 &&
-                  offsetof(spiketrap_desc, file) == 8 + sizeof(void *) &&
-                  offsetof(spiketrap_desc, threshold_ns) ==
-                      8 + 2 * sizeof(void *) &&
-                  offsetof(spiketrap_desc, children_threshold_ns) ==
-                      16 + 2 * sizeof(void *) &&
-                  offsetof(spiketrap_desc, channel) ==
-                      24 + 2 * sizeof(void *) &&
-                  offsetof(spiketrap_desc, calls) == 24 + 3 * sizeof(void *) &&
-                  sizeof(spiketrap_desc) == 32 + 3 * sizeof(void *),
-              "spiketrap_desc layout changed: update DescriptorBuilder");
+static_assert(
+    offsetof(spiketrap_desc, line) == 4 &&
+        offsetof(spiketrap_desc, name) == 8 &&
+        offsetof(spiketrap_desc, file) == 8 + sizeof(void *) &&
+        offsetof(spiketrap_desc, threshold_ns) == 8 + 2 * sizeof(void *) &&
+        offsetof(spiketrap_desc, children_threshold_ns) ==
+            16 + 2 * sizeof(void *) &&
+        offsetof(spiketrap_desc, channel) == 24 + 2 * sizeof(void *) &&
+        offsetof(spiketrap_desc, calls) == 24 + 3 * sizeof(void *) &&
+        offsetof(spiketrap_desc, off) == 32 + 3 * sizeof(void *) &&
+        offsetof(spiketrap_desc, max_ticks) == 40 + 3 * sizeof(void *) &&
+        sizeof(spiketrap_desc) == 48 + 3 * sizeof(void *),
+    "spiketrap_desc layout changed: update DescriptorBuilder");
 
 DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
     : M(M), ThresholdNs(ThresholdNs) {
@@ -44,7 +48,8 @@ DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
   Type *Ptr = PointerType::getUnqual(C);
   // A literal struct: a named one would clash with user code that includes
   // spiketrap.h and be renamed.
-  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64});
+  DescTy = StructType::get(
+      C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64, I32, I32, I64});
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -84,8 +89,11 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S) {
       S.Channel.isSet() ? getString(S.Channel.Name)
                         : ConstantPointerNull::get(PointerType::getUnqual(C)),
       ConstantInt::get(Type::getInt64Ty(C), 0), // calls
+      ConstantInt::get(Type::getInt32Ty(C), 0), // off
+      ConstantInt::get(Type::getInt32Ty(C), 0), // skippable
+      ConstantInt::get(Type::getInt64Ty(C), 0), // max_ticks
   };
-  // Writable: the runtime counts calls in it.
+  // Writable: the runtime counts calls in it and switches it off.
   auto *Desc = new GlobalVariable(
       M, DescTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
       ConstantStruct::get(DescTy, Fields), "__spiketrap_desc." + F.getName());

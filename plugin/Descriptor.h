@@ -29,7 +29,11 @@ class DescriptorBuilder {
   llvm::Constant *getString(llvm::StringRef S);
 
 public:
+  /// Index of spiketrap_desc::off, which instrumented code tests inline.
+  static constexpr unsigned OffField = 8;
+
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
+  llvm::StructType *type() const { return DescTy; }
   /// The descriptor of \p F: flags and thresholds from \p S, else the
   /// default threshold.
   llvm::GlobalVariable *create(llvm::Function &F, const Selection &S);

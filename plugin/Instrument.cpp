@@ -11,10 +11,12 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 using namespace spiketrap;
@@ -50,21 +52,54 @@ static void insertHook(FunctionCallee Hook, Constant *Desc,
   B.CreateCall(Hook, {Desc, emitFrame(B, TT)});
 }
 
-static void instrumentFunction(Function &F, Constant *Desc,
-                               FunctionCallee Enter, FunctionCallee Exit,
-                               const Triple &TT) {
+/// Where entry code goes: after the entry block's allocas, which must stay
+/// in the entry block to remain static when the block is split.
+static BasicBlock::iterator getEntryPoint(Function &F) {
+  BasicBlock::iterator IP = F.getEntryBlock().getFirstInsertionPt();
+  while (isa<AllocaInst>(*IP))
+    ++IP;
+  return IP;
+}
+
+/// Loads the descriptor's adaptive off switch once, at entry: true while
+/// the function is timed. Both hooks of an activation follow the same
+/// answer, so a switch in between never leaves half a pair.
+static Value *emitOnTest(GlobalVariable *Desc, StructType *DescTy,
+                         BasicBlock::iterator IP) {
+  IRBuilder<> B(IP->getParent(), IP);
+  Value *OffPtr =
+      B.CreateStructGEP(DescTy, Desc, DescriptorBuilder::OffField, "st.off");
+  LoadInst *Off = B.CreateAlignedLoad(B.getInt32Ty(), OffPtr, Align(4));
+  Off->setAtomic(AtomicOrdering::Monotonic); // the runtime writes it
+  return B.CreateICmpEQ(Off, B.getInt32(0), "st.on");
+}
+
+static void instrumentFunction(Function &F, GlobalVariable *Desc,
+                               StructType *DescTy, FunctionCallee Enter,
+                               FunctionCallee Exit, const Triple &TT) {
   DISubprogram *SP = F.getSubprogram();
   DebugLoc EntryDL;
   if (SP)
     EntryDL = DILocation::get(SP->getContext(), SP->getScopeLine(), 0, SP);
-  insertHook(Enter, Desc, F.getEntryBlock().getFirstInsertionPt(), EntryDL, TT);
+  BasicBlock::iterator EntryIP = getEntryPoint(F);
+  Value *On =
+      inlineCheckEnabled() ? emitOnTest(Desc, DescTy, EntryIP) : nullptr;
+  // With the switch, each hook call goes into its own block, taken while on.
+  auto Guarded = [&](Instruction *Before) {
+    if (!On)
+      return Before->getIterator();
+    MDNode *Likely = MDBuilder(F.getContext()).createLikelyBranchWeights();
+    return SplitBlockAndInsertIfThen(On, Before->getIterator(), false, Likely)
+        ->getIterator();
+  };
+  insertHook(Enter, Desc, Guarded(&*EntryIP), EntryDL, TT);
 
   auto EmitExit = [&](Instruction *Before) {
     DebugLoc DL = Before->getDebugLoc();
     // Calls in a function with debug info need a location once inlined.
     if (!DL && SP)
       DL = DILocation::get(SP->getContext(), 0, 0, SP);
-    insertHook(Exit, Desc, Before->getIterator(), DL, TT);
+    insertHook(Exit, Desc, Guarded(Before), DL, TT);
   };
   SmallVector<Instruction *, 8> Exits;
   for (BasicBlock &BB : F) {
@@ -119,7 +154,8 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
                        D, DefaultThresholdNs);
     if (D.V == Verdict::Instrumented)
-      instrumentFunction(*F, Descs.create(*F, D.Sel), Enter, Exit, TT);
+      instrumentFunction(*F, Descs.create(*F, D.Sel), Descs.type(), Enter, Exit,
+                         TT);
   }
   if (!Any)
     return PreservedAnalyses::all();

@@ -51,6 +51,12 @@ static cl::opt<bool> InstrumentAll(
              "attributes and list entries still apply)"),
     cl::init(false));
 
+static cl::opt<bool> InlineCheck(
+    "spiketrap-inline-check",
+    cl::desc("Test the descriptor's adaptive off switch in the instrumented "
+             "function, so a switched-off function calls no hook"),
+    cl::init(true));
+
 static cl::opt<bool>
     Stats("spiketrap-stats",
           cl::desc("Print a one-line summary per module to stderr"),
@@ -107,3 +113,5 @@ spiketrap::HeuristicOptions spiketrap::getHeuristicOptions(LLVMContext &Ctx,
 ArrayRef<std::string> spiketrap::getListPaths() { return ListPaths; }
 
 bool spiketrap::statsEnabled() { return Stats; }
+
+bool spiketrap::inlineCheckEnabled() { return InlineCheck; }

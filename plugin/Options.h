@@ -40,6 +40,9 @@ llvm::ArrayRef<std::string> getListPaths();
 /// -spiketrap-stats: print a one-line summary per module.
 bool statsEnabled();
 
+/// -spiketrap-inline-check: guard the hooks with the descriptor's off switch.
+bool inlineCheckEnabled();
+
 } // namespace spiketrap
 
 #endif // SPIKETRAP_OPTIONS_H

@@ -12,6 +12,7 @@
 // stored last. A frame stays covered until its spike is recorded.
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_adaptive.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_signal.h"
@@ -40,9 +41,10 @@ SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
   return Depth;
 }
 
-SPIKETRAP_ALWAYS_INLINE void bump(uint64_t &Counter) {
-  __atomic_store_n(&Counter, __atomic_load_n(&Counter, __ATOMIC_RELAXED) + 1,
-                   __ATOMIC_RELAXED);
+SPIKETRAP_ALWAYS_INLINE uint64_t bump(uint64_t &Counter) {
+  uint64_t N = __atomic_load_n(&Counter, __ATOMIC_RELAXED) + 1;
+  __atomic_store_n(&Counter, N, __ATOMIC_RELAXED);
+  return N;
 }
 
 SPIKETRAP_ALWAYS_INLINE uint64_t resolve(uint64_t Ns, uint64_t Inherited) {
@@ -80,6 +82,9 @@ SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
 // descriptors with flags or thresholds of their own.
 SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
                                   void *Addr) {
+  // Switched off by adaptive mode (code built without the inline check).
+  if (__atomic_load_n(&D->off, __ATOMIC_RELAXED))
+    return;
   if (T.Status != StatusActive && !threadReady(T))
     return;
   bump(T.Calls);
@@ -151,31 +156,40 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
           T.Status != StatusActive || !theClock.UseTsc ||
-          (D->flags | D->threshold_ns | D->children_threshold_ns) ||
+          (D->flags | D->threshold_ns | D->children_threshold_ns | D->off) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
     return enterSlow(T, D, Addr);
   // Plain increments, as relaxed atomics: the report reads them from another
   // thread, and racing threads may lose a count of a shared descriptor.
   bump(T.Calls);
-  bump(D->calls);
-  endFrame(beginFrame(T, D, Depth, /*Own=*/false), Addr, readTsc());
+  uint64_t Calls = bump(D->calls);
+  Frame &F = beginFrame(T, D, Depth, /*Own=*/false);
+  endFrame(F, Addr, readTsc());
+  // Now and then, a look at whether this function ever comes close.
+  if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 1))))
+    return adaptLook(D, F.Threshold);
 }
 
-SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *, void *Addr) {
+SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
   if (SPIKETRAP_UNLIKELY(T.Status != StatusActive))
     return;
   uint32_t Depth = T.Depth;
   // Depth 0 (wraps) or past capacity, or not our frame on top.
-  if (SPIKETRAP_UNLIKELY(!theClock.UseTsc ||
-                         Depth - 1 >= kMaxDepth ||
+  if (SPIKETRAP_UNLIKELY(!theClock.UseTsc || Depth - 1 >= kMaxDepth ||
                          T.Frames[Depth - 1].Addr != Addr))
     return exitSlow(T, uintptr_t(Addr));
   uint64_t End = readTsc();
   const Frame &F = T.Frames[Depth - 1];
+  uint64_t Dur = End - F.Start;
+  // The longest call so far, for adaptive mode (racy: a lost update only
+  // delays a decision).
+  if (SPIKETRAP_UNLIKELY(Dur >
+                         __atomic_load_n(&D->max_ticks, __ATOMIC_RELAXED)))
+    __atomic_store_n(&D->max_ticks, Dur, __ATOMIC_RELAXED);
   uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
-  if (SPIKETRAP_UNLIKELY(End - F.Start > Thr))
+  if (SPIKETRAP_UNLIKELY(Dur > Thr))
     return exitSpike(T, Depth, End);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;

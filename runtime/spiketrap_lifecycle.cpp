@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
+#include "spiketrap_adaptive.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -63,8 +64,10 @@ SPIKETRAP_EXPORT int dlclose(void *Handle) {
     RecursionGuard Guard;
     Range R = {Map->l_addr, 0, 0};
     dl_iterate_phdr(findObject, &R);
-    if (R.Hi)
+    if (R.Hi) {
       spikesDetachRange(R.Lo, R.Hi);
+      adaptDetachRange(R.Lo, R.Hi);
+    }
   }
   if (!RealDlclose) // called before start-up
     RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));

@@ -9,6 +9,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_adaptive.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_thread.h"
 
@@ -34,6 +35,7 @@ const Output Outputs[] = {
     {&flags.report_folded, writeFolded, "report_folded"},
     {&flags.report_html, writeHtml, "report_html"},
     {&flags.suggest_list, writeSuggestList, "suggest_list"},
+    {&flags.skip_list, writeSkipList, "skip_list"},
 };
 
 unsigned ReportNumber; // for %n: 1 for the first report of the run

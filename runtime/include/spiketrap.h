@@ -32,8 +32,8 @@ enum {
 };
 
 /* One per instrumented function, emitted by the pass as a private global.
- * The plugin's layout of this struct lives in plugin/Descriptor.cpp. All
- * fields but `calls` are constant. */
+ * The plugin's layout of this struct lives in plugin/Descriptor.cpp. The
+ * last four fields belong to the runtime; the others are constant. */
 typedef struct spiketrap_desc {
   uint32_t flags;                 /* SPIKETRAP_DESC_* */
   uint32_t line;                  /* 0 when built without debug info */
@@ -44,6 +44,10 @@ typedef struct spiketrap_desc {
   const char *channel;            /* named group of functions, or NULL */
   uint64_t calls; /* written by the runtime: calls seen (a plain increment,
                      so approximate when threads race on one function) */
+  uint32_t off;   /* adaptive mode switched the function off: the code the
+                     pass emits tests this and skips both hooks */
+  uint32_t skippable; /* called very often, never close to its threshold */
+  uint64_t max_ticks; /* longest call seen, in clock ticks */
 } spiketrap_desc;
 
 /* Called by instrumented code. `frame` is the address of the instrumented

@@ -8,6 +8,7 @@ int main(void) { return 0; }
 
 // CHECK: spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value):
 // CHECK-NEXT: enabled (1) 0: hooks return at once
+// CHECK-NEXT: adaptive (1) switch off functions called very often
 // CHECK-NEXT: threshold (1ms) report calls longer than this
 // CHECK-NEXT: report (stderr) where the report goes
 // CHECK: help (0) print this list

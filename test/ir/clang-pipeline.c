@@ -13,9 +13,9 @@
 // reach the plugin's options, and objects reference the runtime's symbols.
 // (-spiketrap-instrument-all: square is below the size rules at -O0.)
 
-// O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0, ptr null, i64 0 }
-// CHECK-DAG: @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, ptr null, i64 0 }
-// OPT:       @__spiketrap_desc.sum_squares = {{.*}} i64 5000000, i64 0, ptr null, i64 0 }
+// O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0 }
+// CHECK-DAG: @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0 }
+// OPT:       @__spiketrap_desc.sum_squares = {{.*}} i64 5000000, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0 }
 
 static int square(int x);
 

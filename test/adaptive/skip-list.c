@@ -1,0 +1,25 @@
+// RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=skip_list=%t.skip %t 2>&1
+// RUN: FileCheck %s --check-prefix=LIST < %t.skip
+// RUN: %clang %spiketrap_all -mllvm -spiketrap-list=%t.skip -g -O2 -c %s -o %t.o -Rpass-missed=spiketrap 2>&1 | FileCheck %s --check-prefix=REBUILD
+
+// The profile-guided skip list: skip_list= writes the functions adaptive mode
+// found skippable as a [never] list; compiling with it leaves them out.
+
+__attribute__((noinline)) int tiny(int I) { return I * 3 + 1; }
+__attribute__((noinline)) int busy(int N) {
+  int S = 0;
+  for (int I = 0; I < N; ++I)
+    S += tiny(I);
+  return S;
+}
+
+int main(void) { return busy(100000) == 0; }
+
+// LIST: # spiketrap skip list: functions called at least 16384 times
+// LIST: [never]
+// LIST: # {{[0-9]+}} calls, longest {{.*}}, {{.*}}skip-list.c:9
+// LIST-NEXT: fun:tiny
+// LIST-NOT: fun:busy
+
+// REBUILD: remark: {{.*}}'tiny'{{.*}}never

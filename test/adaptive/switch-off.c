@@ -1,0 +1,44 @@
+// RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
+// RUN: %t > %t.on 2>&1
+// RUN: FileCheck %s --check-prefix=ON < %t.on
+// RUN: env SPIKETRAP_OPTIONS=adaptive=0 %t > %t.off 2>&1
+// RUN: FileCheck %s --check-prefix=OFF < %t.off
+
+// Adaptive mode: functions called very often that never come near their
+// threshold are switched off after 16384 calls (they stop calling the hooks
+// at all), so a late spike below them is reported at their nearest caller
+// still timed. With adaptive=0 every call stays timed.
+
+#include "../e2e/Inputs/spin.h"
+
+__attribute__((noinline)) void leaf(int I) {
+  if (I == 99999)
+    spin_ns(3000000); // a late spike, after the switch-off
+}
+__attribute__((noinline)) void hot(int I) { leaf(I); }
+__attribute__((noinline)) void run(void) {
+  for (int I = 0; I < 100000; ++I)
+    hot(I);
+}
+
+int main(void) {
+  run();
+  return 0;
+}
+
+// ON-NOT: spike: {{.*}} in leaf
+// ON: spike: {{.*}} in run ({{.*}}switch-off.c:{{[0-9]+}})
+// ON-NEXT: thread main
+// ON-NEXT: #0 main
+// ON-NEXT: #1 run
+// ON-NOT: #2
+// main, run, and 16384 calls each of hot and leaf before the switch-off.
+// ON: spiketrap: {{[0-9]+}} spikes, 32770 instrumented calls
+
+// OFF: spike: {{.*}} in leaf ({{.*}}switch-off.c:{{[0-9]+}})
+// OFF-NEXT: thread main
+// OFF-NEXT: #0 main
+// OFF-NEXT: #1 run
+// OFF-NEXT: #2 hot
+// OFF-NEXT: #3 leaf
+// OFF: spiketrap: {{[0-9]+}} spikes, 200002 instrumented calls
