@@ -8,6 +8,8 @@
 #ifndef SPIKETRAP_FLAGS_H
 #define SPIKETRAP_FLAGS_H
 
+#include "spiketrap_defs.h"
+
 #include <stdint.h>
 
 namespace __spiketrap {
@@ -47,7 +49,7 @@ struct Flags {
   void printHelp() const;
 };
 
-extern Flags flags;
+extern Flags flags SPIKETRAP_INTERNAL;
 
 } // namespace __spiketrap
 

@@ -15,6 +15,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
@@ -151,8 +152,13 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
   // Busy, paused, inactive, gone or switched off: return at once. Only a new
   // thread goes on, to register.
-  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && T.Status != StatusNew)
+  if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && T.Status != StatusNew) {
+    // Switched off for the run (enabled=0): the code the pass emits stops
+    // calling the hooks for this function at all.
+    if (T.Status == StatusDead && !flags.enabled)
+      __atomic_store_n(&D->off, 1u, __ATOMIC_RELAXED);
     return;
+  }
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
           T.Status != StatusActive || !theClock.UseTsc ||

@@ -143,7 +143,12 @@ def per_call(args, st, out_dir):
               [hooks["empty_hooks"]], None, []),
         "c": ("minimal timing hooks (timing floor)", AFTER_INLINING,
               [hooks["floor_hooks"]], None, []),
-        "d": ("spiketrap" + st["all_note"], st["all"], [st["lib"]], None, []),
+        # Every call timed: adaptive mode would switch fib off.
+        "d": ("spiketrap, every call timed (adaptive=0)" + st["all_note"],
+              st["all"], [st["lib"]],
+              dict(os.environ, SPIKETRAP_OPTIONS="adaptive=0"), []),
+        "da": ("spiketrap, default run-time settings (adaptive)", None, None,
+               None, []),
         "d0": ("spiketrap, disabled at run time (enabled=0)", None, None,
                dict(os.environ, SPIKETRAP_OPTIONS="enabled=0"), []),
         "e": ("XRay FDR", XRAY_FLAGS, [], xray_env, []),
@@ -160,7 +165,7 @@ def per_call(args, st, out_dir):
                              v[2]) for k, v in V.items() if v[1] is not None}
         for k, f in futs.items():
             exes[k] = f.result()[0]
-    exes["d0"] = exes["d"]
+    exes["d0"] = exes["da"] = exes["d"]
 
     def run_one(k):
         label, _, _, env, wrap = V[k]
@@ -262,10 +267,22 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
             exes[k], cpu[k] = f.result()
     if "all" not in builds:
         exes["all"], cpu["all"] = exes["default"], cpu["default"]
+    # The profile-guided skip list: one profiling run of the default build
+    # writes it (skip_list=), and a build with it leaves those functions out.
+    skip = os.path.join(d, "skip.txt")
+    prof_env = dict(os.environ, SPIKETRAP_OPTIONS=f"adaptive=0 skip_list={skip}")
+    must([exes["default"], *run_args], env=prof_env)
+    exes["skiplist"], cpu["skiplist"] = build(
+        f"{name}-skiplist", sources,
+        cflags + incflags + st["default"] + ["-mllvm", f"-spiketrap-list={skip}"],
+        d, [st["lib"]], ldflags, args.compile_reps)
     runs = {  # key: (executable, SPIKETRAP_OPTIONS or None)
         "plain": ("plain", None), "empty": ("empty", None),
         "floor": ("floor", None),
-        "default": ("default", None), "all": ("all", None),
+        "default": ("default", None),
+        "static": ("default", "adaptive=0"),
+        "skiplist": ("skiplist", "adaptive=0"),
+        "all": ("all", "adaptive=0"),
         "disabled": ("default", "enabled=0"),
     }
     if not st["all_differs"]:
@@ -308,8 +325,10 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "plain": "plain",
         "empty": "call floor (b), every function",
         "floor": "timing floor (c), every function",
-        "default": "spiketrap, default selection",
-        "all": "spiketrap, every function" + st["all_note"],
+        "default": "spiketrap, default settings (adaptive on)",
+        "static": "spiketrap, default selection, adaptive=0",
+        "skiplist": "spiketrap, profile-guided skip list, adaptive=0",
+        "all": "spiketrap, every function, adaptive=0" + st["all_note"],
         "disabled": "spiketrap default, disabled (enabled=0)",
     }
     rows = []
@@ -319,7 +338,8 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
                                for i in range(args.reps))
         per = (f"{1e9 * dt / calls[k]:.1f}"
                if calls[k] and k != "plain" else "")
-        same_build = k == "disabled" or (k == "all" and not st["all_differs"])
+        same_build = k in ("disabled", "static") or (
+            k == "all" and not st["all_differs"])
         rows.append([
             labels[k], f"{med:.3f}", fmt(spread(t[k]), 1, "%"),
             "" if k == "plain" else f"{100 * (ratio[k] - 1):+.1f}%",
@@ -333,9 +353,6 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
             f"{rss[k] / 1024:.1f}",
             "" if k == "plain" else f"{(rss[k] - rss['plain']):+.0f}",
         ])
-    for label in ("spiketrap, profile-guided skip list",
-                  "spiketrap, adaptive (run time)"):
-        rows.append([label] + ["n/a"] * 11)
     return table(
         [name, "time s (median)", "spread", "vs plain", "instr. calls",
          "ns/call", "compile CPU s", "vs plain", "size KiB", "vs plain",
