@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what spiketrap needs on Debian 12, as root (or with sudo), once:
-# packages already there are not installed again.
+# packages already there are not installed again. Extra package names given
+# as arguments are installed the same way (utils/bench/setup.sh uses that).
 set -euo pipefail
 LLVM_VERSION=${LLVM_VERSION:-19}
 pkgs=(clang-$LLVM_VERSION llvm-$LLVM_VERSION-dev llvm-$LLVM_VERSION-tools
@@ -9,6 +10,7 @@ pkgs=(clang-$LLVM_VERSION llvm-$LLVM_VERSION-dev llvm-$LLVM_VERSION-tools
 pkgs+=(chromium)
 # The sanitizer builds (SANITIZE=...) need clang's sanitizer runtimes.
 pkgs+=(libclang-rt-$LLVM_VERSION-dev)
+pkgs+=("$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
