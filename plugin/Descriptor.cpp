@@ -25,7 +25,7 @@ static_assert(sizeof(spiketrap_desc::flags) == 4 &&
                   sizeof(spiketrap_desc::children_threshold_ns) == 8 &&
                   sizeof(spiketrap_desc::calls) == 8 &&
                   sizeof(spiketrap_desc::off) == 4 &&
-                  sizeof(spiketrap_desc::max_ticks) == 8,
+                  sizeof(spiketrap_desc::near_calls) == 8,
               "spiketrap_desc field widths changed");
 static_assert(
     offsetof(spiketrap_desc, line) == 4 &&
@@ -37,7 +37,7 @@ static_assert(
         offsetof(spiketrap_desc, channel) == 24 + 2 * sizeof(void *) &&
         offsetof(spiketrap_desc, calls) == 24 + 3 * sizeof(void *) &&
         offsetof(spiketrap_desc, off) == 32 + 3 * sizeof(void *) &&
-        offsetof(spiketrap_desc, max_ticks) == 40 + 3 * sizeof(void *) &&
+        offsetof(spiketrap_desc, near_calls) == 40 + 3 * sizeof(void *) &&
         sizeof(spiketrap_desc) == 48 + 3 * sizeof(void *),
     "spiketrap_desc layout changed: update DescriptorBuilder");
 
@@ -91,7 +91,7 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S) {
       ConstantInt::get(Type::getInt64Ty(C), 0), // calls
       ConstantInt::get(Type::getInt32Ty(C), 0), // off
       ConstantInt::get(Type::getInt32Ty(C), 0), // skippable
-      ConstantInt::get(Type::getInt64Ty(C), 0), // max_ticks
+      ConstantInt::get(Type::getInt64Ty(C), 0), // near_calls
   };
   // Writable: the runtime counts calls in it and switches it off.
   auto *Desc = new GlobalVariable(

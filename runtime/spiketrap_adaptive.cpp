@@ -17,9 +17,11 @@ uint32_t NumSkippable;
 
 void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks) {
   uint64_t Thr = ThresholdTicks ? ThresholdTicks : globalThresholdTicks;
-  // Ignored functions are not about time; one that came close stays timed.
-  if (Thr == kNever ||
-      __atomic_load_n(&D->max_ticks, __ATOMIC_RELAXED) * kCloseRatio >= Thr)
+  // Ignored functions are not about time; one whose calls come close (more
+  // than 1 in kNearShare: a rare preemption does not count) stays timed.
+  uint64_t Near = __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED);
+  uint64_t Calls = __atomic_load_n(&D->calls, __ATOMIC_RELAXED);
+  if (Thr == kNever || Near * kNearShare > Calls)
     return;
   // Several threads may look at once: one records it.
   if (__atomic_exchange_n(&D->skippable, 1u, __ATOMIC_RELAXED))
@@ -42,11 +44,11 @@ void adaptDetachRange(uintptr_t Lo, uintptr_t Hi) {
 
 void writeSkipList(Buffer &B, const ReportModel &) {
   uint32_t N = __atomic_load_n(&NumSkippable, __ATOMIC_RELAXED);
-  B.format("# spiketrap skip list: functions called at least {} times whose "
-           "longest call\n# stayed under 1/{} of their threshold. Compile "
+  B.format("# spiketrap skip list: functions called at least {} times of "
+           "which at most 1 in {}\n# took 1/{} of their threshold. Compile "
            "with -mllvm -spiketrap-list=<this file>\n# to leave them out; a "
            "spike below one is reported at its nearest timed caller.\n",
-           kAdaptEvery, kCloseRatio);
+           kAdaptEvery, kNearShare, kCloseRatio);
   if (N > kMaxSkippable)
     B.format("# ({} more not listed: the table is full)\n", N - kMaxSkippable);
   B.format("[never]\n");
@@ -54,9 +56,9 @@ void writeSkipList(Buffer &B, const ReportModel &) {
     const spiketrap_desc *D = __atomic_load_n(&Skippable[I], __ATOMIC_ACQUIRE);
     if (!D || !D->name)
       continue;
-    B.format("# {} calls, longest ",
-             __atomic_load_n(&D->calls, __ATOMIC_RELAXED));
-    formatDuration(B, ticksToNs(D->max_ticks));
+    B.format("# {} calls, {} near the threshold",
+             __atomic_load_n(&D->calls, __ATOMIC_RELAXED),
+             __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED));
     if (D->file && D->file[0])
       B.format(", {}:{}", D->file, D->line);
     B.format("\nfun:");

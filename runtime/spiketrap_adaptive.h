@@ -1,9 +1,10 @@
 //===- spiketrap_adaptive.h - Switching off calls that never spike -*- C++
 //-*-===//
 //
-// Most instrumented calls are short and stay short. Every kAdaptEvery calls
-// of a function the enter hook takes a look: a function whose longest call
-// so far is under 1/kCloseRatio of its threshold is skippable. With
+// Most instrumented calls are short and stay short. The exit hook counts the
+// calls that take 1/kCloseRatio of their threshold or more ("near"); every
+// kAdaptEvery calls of a function the enter hook takes a look: a function
+// with at most one near call in kNearShare is skippable. With
 // adaptive=1 its descriptor's `off` is set, and the code the pass emits
 // stops calling the hooks for it; a spike below it is then reported at its
 // nearest caller still timed. skip_list= writes the skippable functions as a
@@ -24,7 +25,8 @@ class Buffer;
 class ReportModel;
 
 constexpr uint64_t kAdaptEvery = 16384; // a power of two: a mask test
-constexpr uint64_t kCloseRatio = 20;
+constexpr uint64_t kCloseRatio = 20;  // "near": 1/kCloseRatio of the threshold
+constexpr uint64_t kNearShare = 1024; // skippable: at most 1 near call in this
 
 // The look, from the enter hook (cold). ThresholdTicks: the frame's own or
 // inherited threshold, 0 for the global one.

@@ -136,10 +136,15 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
   T.Depth = Depth;
 }
 
-// A call over its threshold: record it, then pop its frame.
-SPIKETRAP_NOINLINE void exitSpike(ThreadState &T, uint32_t Depth,
-                                  uint64_t End) {
-  recordSpike(T, Depth, End);
+// A call near its threshold: count it (racy: a lost count only delays a
+// decision); over it, record the spike. Then pop its frame.
+SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
+                                 uint32_t Depth, uint64_t End, uint64_t Thr) {
+  __atomic_store_n(&D->near_calls,
+                   __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED) + 1,
+                   __ATOMIC_RELAXED);
+  if (End - T.Frames[Depth - 1].Start > Thr)
+    recordSpike(T, Depth, End);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;
 }
@@ -188,15 +193,11 @@ SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {
     return exitSlow(T, uintptr_t(Addr));
   uint64_t End = readTsc();
   const Frame &F = T.Frames[Depth - 1];
-  uint64_t Dur = End - F.Start;
-  // The longest call so far, for adaptive mode (racy: a lost update only
-  // delays a decision).
-  if (SPIKETRAP_UNLIKELY(Dur >
-                         __atomic_load_n(&D->max_ticks, __ATOMIC_RELAXED)))
-    __atomic_store_n(&D->max_ticks, Dur, __ATOMIC_RELAXED);
   uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
-  if (SPIKETRAP_UNLIKELY(Dur > Thr))
-    return exitSpike(T, Depth, End);
+  // Near its threshold (1/kCloseRatio of it) or over: the cold path counts
+  // it for adaptive mode and records a spike.
+  if (SPIKETRAP_UNLIKELY((End - F.Start) * kCloseRatio > Thr))
+    return exitNear(T, D, Depth, End, Thr);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;
 }

@@ -47,7 +47,7 @@ typedef struct spiketrap_desc {
   uint32_t off;   /* adaptive mode switched the function off: the code the
                      pass emits tests this and skips both hooks */
   uint32_t skippable; /* called very often, never close to its threshold */
-  uint64_t max_ticks; /* longest call seen, in clock ticks */
+  uint64_t near_calls; /* calls that took 1/20 of their threshold or more */
 } spiketrap_desc;
 
 /* Called by instrumented code. `frame` is the address of the instrumented
