@@ -66,10 +66,18 @@ SPIKETRAP_ALWAYS_INLINE Frame &beginFrame(ThreadState &T, spiketrap_desc *D,
   T.Depth = Depth + 1;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   uint64_t Inherited = Depth ? T.Frames[Depth - 1].ChildThreshold : 0;
+  F.ChildTicks = 0;
   F.Threshold = Own ? resolve(D->threshold_ns, Inherited) : Inherited;
   F.ChildThreshold =
       Own ? resolve(D->children_threshold_ns, Inherited) : Inherited;
   return F;
+}
+
+// A call's time is its caller's time in callees (for self time in reports).
+SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
+                                          uint64_t Ticks) {
+  if (Depth > 1)
+    T.Frames[Depth - 2].ChildTicks += Ticks;
 }
 
 SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
@@ -130,6 +138,7 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
     if (End - F.Start > Thr)
       recordSpike(T, Depth, End);
+    chargeParent(T, Depth, End - F.Start);
     --Depth;
   }
   // else: an exit whose entry we never saw (the thread was busy); ignore it.
@@ -143,8 +152,10 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
   __atomic_store_n(&D->near_calls,
                    __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED) + 1,
                    __ATOMIC_RELAXED);
-  if (End - T.Frames[Depth - 1].Start > Thr)
+  uint64_t Dur = End - T.Frames[Depth - 1].Start;
+  if (Dur > Thr)
     recordSpike(T, Depth, End);
+  chargeParent(T, Depth, Dur);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;
 }
@@ -196,8 +207,10 @@ SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {
   uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
   // Near its threshold (1/kCloseRatio of it) or over: the cold path counts
   // it for adaptive mode and records a spike.
-  if (SPIKETRAP_UNLIKELY((End - F.Start) * kCloseRatio > Thr))
+  uint64_t Dur = End - F.Start;
+  if (SPIKETRAP_UNLIKELY(Dur * kCloseRatio > Thr))
     return exitNear(T, D, Depth, End, Thr);
+  chargeParent(T, Depth, Dur);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;
 }

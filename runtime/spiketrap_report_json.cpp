@@ -193,8 +193,9 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
            M.functionId(Top.Desc), sinceStartNs(Top.Start),
            ticksToNs(R.durationTicks()));
   jsonThreshold(B, Top.Threshold);
-  B.format(",\"child_spike_ns\":{},\"leaf\":{},\"parent\":",
-           ticksToNs(M.childSpikeTicks(I)), M.covered(I) ? "false" : "true");
+  B.format(",\"child_spike_ns\":{},\"child_ns\":{},\"leaf\":{},\"parent\":",
+           ticksToNs(M.childSpikeTicks(I)), ticksToNs(Top.ChildTicks),
+           M.covered(I) ? "false" : "true");
   if (Parent == kNone)
     B.format("null");
   else

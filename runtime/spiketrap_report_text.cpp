@@ -151,11 +151,14 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
       formatDuration(B, ticksToNs(O.durationTicks()));
       B.format(" > ");
       formatDuration(B, thresholdNs(O.Level[L].Threshold));
-      // Self time against time in callees that spiked themselves.
-      if (uint64_t Child = M.childSpikeTicks(Own)) {
-        B.format(" (");
+      // Self time against time in timed callees (and those that spiked).
+      uint64_t Child = O.Level[L].ChildTicks;
+      if (Child && Child <= O.durationTicks()) {
+        B.format(" (self ");
+        formatDuration(B, ticksToNs(O.durationTicks() - Child));
+        B.format(", callees ");
         formatDuration(B, ticksToNs(Child));
-        B.format(" in callees that spiked)");
+        B.push_back(')');
       }
     }
     B.push_back('\n');

@@ -97,7 +97,8 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   for (uint32_t I = 0; I < Depth; ++I) {
     const Frame &F = T.Frames[I];
     R->Level[I] = {F.Desc, F.Start,
-                   F.Threshold ? F.Threshold : globalThresholdTicks};
+                   F.Threshold ? F.Threshold : globalThresholdTicks,
+                   F.ChildTicks};
   }
   // Bounded copies: the pool slots are reused once their frame is gone.
   auto *M = const_cast<SpikeMessage *>(R->messages());

@@ -20,6 +20,7 @@ struct SpikeLevel {
   const spiketrap_desc *Desc;
   uint64_t Start;     // ticks at entry
   uint64_t Threshold; // ticks, resolved (kNever: ignored)
+  uint64_t ChildTicks; // in timed callees that had returned by then
 };
 
 // A message of one level, copied from the thread's pool when recorded.

@@ -27,6 +27,7 @@ struct Frame {
   uint64_t Start;          // ticks at entry
   uint64_t Threshold;      // ticks; 0 means the global threshold
   uint64_t ChildThreshold; // what callees without their own inherit
+  uint64_t ChildTicks;     // time in timed callees that have returned
 };
 
 enum ThreadStatus : uint8_t {

@@ -67,6 +67,7 @@ int main(void) {
 // CHECK-NEXT:     "duration_ns": {{[1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]+}},
 // CHECK-NEXT:     "threshold_ns": 1000000,
 // CHECK-NEXT:     "child_spike_ns": 0,
+// CHECK-NEXT:     "child_ns": {{[0-9]+}},
 // CHECK-NEXT:     "leaf": true,
 // CHECK-NEXT:     "parent": 1,
 // CHECK-NEXT:     "stack": [

@@ -3,7 +3,7 @@
 
 // The text report opens with a summary table (one row per function that
 // spiked, worst first), then shows each distinct stack once with a count,
-// callers that also spiked with their time in spiking callees, and ends with
+// callers that spiked with their self and callee time, and ends with
 // suggestions and the totals.
 
 #include "../e2e/Inputs/spin.h"
@@ -35,7 +35,7 @@ int main(void) {
 // CHECK-NEXT: spike: {{[0-9.]+}} ms in load_zone ({{.*}}text-summary.c:11), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 2 times, the worst is shown
 // CHECK-NEXT:   #0  main ({{.*}}text-summary.c:22){{$}}
-// CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms ({{[0-9.]+}} ms in callees that spiked)
+// CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms (self {{[0-9.]+ [mu]?s}}, callees {{[0-9.]+}} ms)
 // CHECK-NEXT:   #2  load_zone ({{.*}}text-summary.c:11)  {{[0-9.]+}} ms > 1.000 ms{{$}}
 // CHECK-NEXT: spike: {{[0-9.]+}} ms in draw ({{.*}}text-summary.c:12), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 4 times, the worst is shown
