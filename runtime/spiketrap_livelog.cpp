@@ -46,11 +46,7 @@ void printSpike(Buffer &B, const SpikeRecord &R) {
   Last &L = LastStack[R.Tid % 64];
   bool Caller = L.Tid == R.Tid && callerOf(R, L.R);
   B.format("spiketrap: spike ");
-  formatDuration(B, ticksToNs(R.durationTicks()));
-  B.format(" in ");
-  printLocation(B, Top.Desc);
-  B.format(", threshold ");
-  formatDuration(B, thresholdNs(Top.Threshold));
+  printSpikeHeadline(B, R);
   B.format(", thread {} (tid {})", R.ThreadName[0] ? R.ThreadName : "?", R.Tid);
   if (Caller) {
     B.format(": #{} of the stack above\n", R.Levels - 1);

@@ -22,6 +22,8 @@ void writeSuggestList(Buffer &B, const ReportModel &M); // suggest_list=
 
 // "name (file:line)", as much of it as the descriptor knows.
 void printLocation(Buffer &B, const spiketrap_desc *D);
+// "12.851 ms in load (a.c:3), threshold 1.000 ms": a spike's headline.
+void printSpikeHeadline(Buffer &B, const SpikeRecord &R);
 // A JSON string literal: quoted, escaped, '<' as \u003c so the text can sit
 // inside an HTML <script>, invalid UTF-8 as U+FFFD.
 void jsonString(Buffer &B, const char *S);

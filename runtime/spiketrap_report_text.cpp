@@ -25,6 +25,15 @@ void printLocation(Buffer &B, const spiketrap_desc *D) {
     B.format("{}", D->name);
 }
 
+void printSpikeHeadline(Buffer &B, const SpikeRecord &R) {
+  const SpikeLevel &Top = R.Level[R.Levels - 1];
+  formatDuration(B, ticksToNs(R.durationTicks()));
+  B.format(" in ");
+  printLocation(B, Top.Desc);
+  B.format(", threshold ");
+  formatDuration(B, thresholdNs(Top.Threshold));
+}
+
 namespace {
 
 // Pads B with spaces from column Col to Width; at least one space.
@@ -112,18 +121,13 @@ void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
 
 void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   const SpikeRecord &R = M.record(G.Worst);
-  const SpikeLevel &Top = R.Level[R.Levels - 1];
   B.format("spike: ");
-  formatDuration(B, ticksToNs(R.durationTicks()));
-  B.format(" in ");
-  printLocation(B, Top.Desc);
-  B.format(", threshold ");
-  formatDuration(B, thresholdNs(Top.Threshold));
+  printSpikeHeadline(B, R);
   B.format("\n  thread {} (tid {}), ", R.ThreadName[0] ? R.ThreadName : "?",
            R.Tid);
   if (R.Frame)
     B.format("frame {}, ", R.Frame);
-  formatDuration(B, sinceStartNs(Top.Start));
+  formatDuration(B, sinceStartNs(R.Level[R.Levels - 1].Start));
   B.format(" after start");
   if (R.Signo)
     B.format(", in a SIG{} handler", sigName(R.Signo));
