@@ -61,6 +61,14 @@ void formatListName(Buffer &B, const char *Name) {
   }
 }
 
+void printSuggestionReason(Buffer &B, const FunctionStats &F) {
+  B.format("spiked on {} of {} calls, worst ", F.Spikes,
+           std::max(F.Desc->calls, F.Spikes));
+  formatDuration(B, F.WorstNs);
+  if (F.Desc->file && F.Desc->file[0])
+    B.format(", {}:{}", F.Desc->file, F.Desc->line);
+}
+
 void writeSuggestList(Buffer &B, const ReportModel &M) {
   Array<Suggestion> S(M.numSpiking());
   size_t N = suggest(M, S);
@@ -80,11 +88,8 @@ void writeSuggestList(Buffer &B, const ReportModel &M) {
       B.format("]\n");
     }
     const FunctionStats &F = M.function(S[I].Function);
-    B.format("# spiked on {} of {} calls, worst ", F.Spikes,
-             std::max(F.Desc->calls, F.Spikes));
-    formatDuration(B, F.WorstNs);
-    if (F.Desc->file && F.Desc->file[0])
-      B.format(", {}:{}", F.Desc->file, F.Desc->line);
+    B.format("# ");
+    printSuggestionReason(B, F);
     B.format("\nfun:");
     formatListName(B, F.Desc->name);
     B.push_back('\n');

@@ -180,11 +180,8 @@ void printSuggestions(Buffer &B, const ReportModel &M) {
     formatListDuration(B, S[I].ThresholdNs);
     B.format("] fun:");
     formatListName(B, F.Desc->name);
-    B.format("  # spiked on {} of {} calls, worst ", F.Spikes,
-             std::max(F.Desc->calls, F.Spikes));
-    formatDuration(B, F.WorstNs);
-    if (F.Desc->file && F.Desc->file[0])
-      B.format(", {}:{}", F.Desc->file, F.Desc->line);
+    B.format("  # ");
+    printSuggestionReason(B, F);
     B.push_back('\n');
   }
 }
