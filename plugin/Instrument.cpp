@@ -5,6 +5,7 @@
 #include "Options.h"
 #include "Remarks.h"
 #include "Selection.h"
+#include "SplitBody.h"
 #include "Unwind.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -65,8 +66,7 @@ static BasicBlock::iterator getEntryPoint(Function &F) {
 /// the function is timed. Both hooks of an activation follow the same
 /// answer, so a switch in between never leaves half a pair.
 static Value *emitOnTest(GlobalVariable *Desc, StructType *DescTy,
-                         BasicBlock::iterator IP) {
-  IRBuilder<> B(IP->getParent(), IP);
+                         IRBuilder<> &B) {
   Value *OffPtr =
       B.CreateStructGEP(DescTy, Desc, DescriptorBuilder::OffField, "st.off");
   LoadInst *Off = B.CreateAlignedLoad(B.getInt32Ty(), OffPtr, Align(4));
@@ -74,16 +74,72 @@ static Value *emitOnTest(GlobalVariable *Desc, StructType *DescTy,
   return B.CreateICmpEQ(Off, B.getInt32(0), "st.on");
 }
 
-static void instrumentFunction(Function &F, GlobalVariable *Desc,
-                               StructType *DescTy, FunctionCallee Enter,
-                               FunctionCallee Exit, const Triple &TT) {
+/// Calls \p Body with F's arguments and the call-site attributes musttail
+/// requires to match.
+static CallInst *callBody(IRBuilder<> &B, Function &F, Function *Body) {
+  SmallVector<Value *, 8> Args(make_pointer_range(F.args()));
+  CallInst *CI = B.CreateCall(Body, Args);
+  AttributeList FA = F.getAttributes();
+  SmallVector<AttributeSet, 8> Params;
+  for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
+    Params.push_back(FA.getParamAttrs(I));
+  CI->setAttributes(AttributeList::get(F.getContext(), AttributeSet(),
+                                       FA.getRetAttrs(), Params));
+  CI->setCallingConv(F.getCallingConv());
+  return CI;
+}
+
+static ReturnInst *emitReturn(IRBuilder<> &B, CallInst *CI) {
+  return CI->getType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(CI);
+}
+
+/// Fills the emptied \p F: off, a tail jump to \p Body, so the body runs
+/// as if never instrumented; on, enter, Body, exit (also when it throws).
+static void emitThunk(Function &F, Function *Body, GlobalVariable *Desc,
+                      StructType *DescTy, FunctionCallee Enter,
+                      FunctionCallee Exit, const Triple &TT) {
+  LLVMContext &C = F.getContext();
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", &F);
+  BasicBlock *Timed = BasicBlock::Create(C, "timed", &F);
+  BasicBlock *Off = BasicBlock::Create(C, "off", &F);
+  IRBuilder<> B(Entry);
+  if (DISubprogram *SP = F.getSubprogram())
+    B.SetCurrentDebugLocation(
+        DILocation::get(C, SP->getScopeLine(), 0, SP));
+  // Switched off is the case worth a fall-through: on pays the clock anyway.
+  B.CreateCondBr(emitOnTest(Desc, DescTy, B), Timed, Off,
+                 MDBuilder(C).createUnlikelyBranchWeights());
+  B.SetInsertPoint(Off);
+  CallInst *Tail = callBody(B, F, Body);
+  Tail->setTailCallKind(CallInst::TCK_MustTail);
+  emitReturn(B, Tail);
+
+  B.SetInsertPoint(Timed);
+  B.CreateCall(Enter, {Desc, emitFrame(B, TT)});
+  ReturnInst *Ret = emitReturn(B, callBody(B, F, Body));
+  auto EmitExit = [&](Instruction *Before) {
+    insertHook(Exit, Desc, Before->getIterator(), B.getCurrentDebugLocation(),
+               TT);
+  };
+  EmitExit(Ret);
+  instrumentUnwindPaths(F, EmitExit);
+  // No optsize/minsize here: both turn off shrink-wrapping, which keeps the
+  // timed path's register saves off the switched-off path.
+}
+
+/// Hooks inside F's own body, each guarded by the off switch (unless
+/// -spiketrap-inline-check=false): for functions whose body cannot move.
+static void instrumentInPlace(Function &F, GlobalVariable *Desc,
+                              StructType *DescTy, FunctionCallee Enter,
+                              FunctionCallee Exit, const Triple &TT) {
   DISubprogram *SP = F.getSubprogram();
   DebugLoc EntryDL;
   if (SP)
     EntryDL = DILocation::get(SP->getContext(), SP->getScopeLine(), 0, SP);
   BasicBlock::iterator EntryIP = getEntryPoint(F);
+  IRBuilder<> EntryB(EntryIP->getParent(), EntryIP);
   Value *On =
-      inlineCheckEnabled() ? emitOnTest(Desc, DescTy, EntryIP) : nullptr;
+      inlineCheckEnabled() ? emitOnTest(Desc, DescTy, EntryB) : nullptr;
   // With the switch, each hook call goes into its own block, taken while on.
   auto Guarded = [&](Instruction *Before) {
     if (!On)
@@ -115,12 +171,26 @@ static void instrumentFunction(Function &F, GlobalVariable *Desc,
     EmitExit(T);
   // An exception unwinding through F passes an exit hook too.
   instrumentUnwindPaths(F, EmitExit);
+}
+
+static void instrumentFunction(Function &F, GlobalVariable *Desc,
+                               StructType *DescTy, FunctionCallee Enter,
+                               FunctionCallee Exit, const Triple &TT) {
   // The hooks touch memory and synchronize: drop what FunctionAttrs inferred
-  // without them, or LTO could delete or merge calls to F.
+  // without them, or LTO could delete or merge calls to F (or, split, move
+  // the body's call across the hooks).
   for (Attribute::AttrKind K : {Attribute::Memory, Attribute::NoSync,
                                 Attribute::NoFree, Attribute::WillReturn})
     F.removeFnAttr(K);
+  // Never instrumented again, should the pass run twice.
   F.addFnAttr(InstrumentedAttr);
+  Function *Body = inlineCheckEnabled() && splitBodyEnabled()
+                       ? splitBody(F, TT)
+                       : nullptr;
+  if (Body)
+    emitThunk(F, Body, Desc, DescTy, Enter, Exit, TT);
+  else
+    instrumentInPlace(F, Desc, DescTy, Enter, Exit, TT);
 }
 
 PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {

@@ -57,6 +57,12 @@ static cl::opt<bool> InlineCheck(
              "function, so a switched-off function calls no hook"),
     cl::init(true));
 
+static cl::opt<bool> SplitBody(
+    "spiketrap-split-body",
+    cl::desc("Move each instrumented function's body into a function of its "
+             "own, so a switched-off call costs a test and a tail jump"),
+    cl::init(true));
+
 static cl::opt<bool>
     Stats("spiketrap-stats",
           cl::desc("Print a one-line summary per module to stderr"),
@@ -115,3 +121,5 @@ ArrayRef<std::string> spiketrap::getListPaths() { return ListPaths; }
 bool spiketrap::statsEnabled() { return Stats; }
 
 bool spiketrap::inlineCheckEnabled() { return InlineCheck; }
+
+bool spiketrap::splitBodyEnabled() { return SplitBody; }

@@ -43,6 +43,9 @@ bool statsEnabled();
 /// -spiketrap-inline-check: guard the hooks with the descriptor's off switch.
 bool inlineCheckEnabled();
 
+/// -spiketrap-split-body: time functions through a thunk (SplitBody.h).
+bool splitBodyEnabled();
+
 } // namespace spiketrap
 
 #endif // SPIKETRAP_OPTIONS_H

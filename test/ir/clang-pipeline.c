@@ -19,11 +19,14 @@
 
 static int square(int x);
 
+// At -O2 the body moves out of line behind a thunk; -O0 keeps one function
+// (and one breakpoint location) per function.
 // CHECK-LABEL: define {{.*}}i32 @sum_squares(
 // CHECK:       call void @__spiketrap_enter(ptr @__spiketrap_desc.sum_squares,
 // O0:          call i32 @square(
-// O2-NOT:      call i32
+// O2:          call i32 @sum_squares.spiketrap(
 // CHECK:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares,
+// O2:          musttail call i32 @sum_squares.spiketrap(
 int sum_squares(int n) {
   int s = 0;
   for (int i = 0; i < n; i++)
@@ -31,11 +34,16 @@ int sum_squares(int n) {
   return s;
 }
 
-// clang emits a static function after its first user.
+// clang emits a static function after its first user; bodies moved out of
+// line come last.
 // O0-LABEL: define internal i32 @square(
 // O0:       call void @__spiketrap_enter(ptr @__spiketrap_desc.square,
 // O0:       call void @__spiketrap_exit(ptr @__spiketrap_desc.square,
 static int square(int x) { return x * x; }
+
+// O2-LABEL: define internal i32 @sum_squares.spiketrap(
+// O2-NOT:   call i32
+// O2:       ret i32
 
 // NM-DAG: U __spiketrap_abi_v1
 // NM-DAG: U __spiketrap_enter

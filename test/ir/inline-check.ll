@@ -1,8 +1,9 @@
-; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-split-body=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
 
-; By default the instrumented function loads its descriptor's adaptive off
-; switch once, after the entry block's allocas, and calls each hook only
-; while it is 0: a function the runtime switched off calls no hook at all,
+; A function whose body stays in place (-O0, split-body-fallback.ll; here
+; -spiketrap-split-body=false) loads its descriptor's adaptive off switch
+; once, after the entry block's allocas, and calls each hook only while it
+; is 0: a function the runtime switched off calls no hook at all,
 ; and both hooks of one activation follow the same answer.
 
 target triple = "x86_64-unknown-linux-gnu"

@@ -1,0 +1,63 @@
+; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+
+; An instrumented function becomes a thunk and its body moves, untouched, to
+; an internal `.spiketrap` function: switched off, the thunk tail-jumps to the
+; body (musttail, the fall-through); on, it calls enter, the body, exit. The
+; body keeps F's attributes, comdat and debug info; the thunk gets an
+; artificial, renamed copy of the subprogram so debuggers step through it.
+
+target triple = "x86_64-unknown-linux-gnu"
+
+$_Z4pickIiEii = comdat any
+
+; CHECK-LABEL: define linkonce_odr i32 @_Z4pickIiEii(
+; CHECK-SAME:    i32 noundef %0) #[[THUNKATTRS:[0-9]+]] comdat !dbg [[THUNK:![0-9]+]] {
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    [[OFF:%.*]] = load atomic i32, ptr getelementptr inbounds {{.*}} @__spiketrap_desc._Z4pickIiEii, i32 0, i32 8) monotonic
+; CHECK-NEXT:    [[ON:%.*]] = icmp eq i32 [[OFF]], 0
+; CHECK-NEXT:    br i1 [[ON]], label %timed, label %off, !dbg {{.*}}, !prof [[UNLIKELY:![0-9]+]]
+; CHECK:       timed:
+; CHECK-NEXT:    [[F0:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    call void @__spiketrap_enter(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F0]]), !dbg [[LOC:![0-9]+]]
+; CHECK-NEXT:    [[R:%.*]] = call i32 @_Z4pickIiEii.spiketrap(i32 noundef %0), !dbg [[LOC]]
+; CHECK-NEXT:    [[F1:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F1]]), !dbg [[LOC]]
+; CHECK-NEXT:    ret i32 [[R]]
+; CHECK:       off:
+; CHECK-NEXT:    [[T:%.*]] = musttail call i32 @_Z4pickIiEii.spiketrap(i32 noundef %0), !dbg [[LOC]]
+; CHECK-NEXT:    ret i32 [[T]], !dbg [[LOC]]
+; CHECK-NEXT:  }
+
+; The body: F's own blocks, internal, in F's comdat, noinline.
+; CHECK-LABEL: define internal i32 @_Z4pickIiEii.spiketrap(
+; CHECK-SAME:    i32 noundef %x) unnamed_addr #[[BODY:[0-9]+]] comdat($_Z4pickIiEii) !dbg [[SP:![0-9]+]] {
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %c = icmp eq i32 %x, 0, !dbg
+; CHECK-NEXT:    %r = select i1 %c, i32 1, i32 %x
+; CHECK-NEXT:    ret i32 %r
+define linkonce_odr i32 @_Z4pickIiEii(i32 noundef %x) nounwind comdat !dbg !6 {
+entry:
+  %c = icmp eq i32 %x, 0, !dbg !9
+  %r = select i1 %c, i32 1, i32 %x
+  ret i32 %r
+}
+
+; CHECK: attributes #[[THUNKATTRS]] = { nounwind "spiketrap-instrumented" }
+; CHECK: attributes #[[BODY]] = { noinline nounwind "spiketrap-instrumented" }
+; CHECK-DAG: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
+; CHECK-DAG: [[SP]] = distinct !DISubprogram(name: "pick<int>", linkageName: "_Z4pickIiEii", {{.*}}line: 3,{{.*}}retainedNodes:
+; CHECK-DAG: [[THUNK]] = distinct !DISubprogram(name: "pick<int>.spiketrap_thunk", scope: {{.*}}line: 3,{{.*}}flags: DIFlagArtificial
+; CHECK-DAG: [[LOC]] = !DILocation(line: 4, scope: [[THUNK]])
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2, !3}
+
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, producer: "clang", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "pick.cpp", directory: "/src")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!3 = !{i32 7, !"Dwarf Version", i32 5}
+!6 = distinct !DISubprogram(name: "pick<int>", linkageName: "_Z4pickIiEii", scope: !1, file: !1, line: 3, type: !7, scopeLine: 4, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0, retainedNodes: !10)
+!7 = !DISubroutineType(types: !8)
+!8 = !{null}
+!9 = !DILocation(line: 5, column: 7, scope: !6)
+!10 = !{}
