@@ -240,8 +240,24 @@ def callgrind_per_call(args, exes, V, d):
 
 # --- 2. Whole programs ------------------------------------------------------
 
+def callgrind_total(exe, run_args, opts, out):
+    """Instructions the whole process executes, counted by callgrind: the one
+    measure a shared machine does not disturb. Valgrind runs a program ~50x
+    slower, so the threshold is scaled by 50 too: adaptive mode then sees
+    about the near-threshold calls it sees natively."""
+    env = dict(os.environ)
+    env["SPIKETRAP_OPTIONS"] = " ".join(o for o in (opts, "threshold=50ms") if o)
+    r = sh(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+            exe, *run_args], env=env)
+    if r[3] != 0:
+        return None
+    with open(out) as f:
+        return int(re.search(r"^(?:summary|totals): (\d+)", f.read(),
+                             re.M).group(1))
+
+
 def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
-                  incflags, cflags):
+                  incflags, cflags, ir_args):
     d = os.path.join(out_dir, name)
     os.makedirs(d, exist_ok=True)
     hooks = {}
@@ -311,6 +327,13 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
 
     keys = list(runs)
     res = alternate(keys, args.reps, run_one)
+    ir = {}
+    if st["valgrind"]:
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
+            futs = {k: ex.submit(callgrind_total, exes[runs[k][0]], ir_args,
+                                 runs[k][1], os.path.join(d, f"callgrind.{k}"))
+                    for k in keys}
+            ir = {k: f.result() for k, f in futs.items()}
     t = {k: [x[0] for x in res[k]] for k in keys}
     ratio = {k: statistics.median(t[k][i] / t["plain"][i]
                                   for i in range(args.reps)) for k in keys}
@@ -340,9 +363,13 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
                if calls[k] and k != "plain" else "")
         same_build = k in ("disabled", "static") or (
             k == "all" and not st["all_differs"])
+        irk = ir.get(k)
         rows.append([
             labels[k], f"{med:.3f}", fmt(spread(t[k]), 1, "%"),
             "" if k == "plain" else f"{100 * (ratio[k] - 1):+.1f}%",
+            "n/a" if irk is None or not ir.get("plain") else
+            f"{irk / 1e6:,.0f}M" if k == "plain" else
+            f"{100 * (irk / ir['plain'] - 1):+.1f}%",
             f"{calls[k]:,}" if calls[k] is not None else "",
             per,
             f"{cpu[runs[k][0]]:.1f}",
@@ -354,7 +381,8 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
             "" if k == "plain" else f"{(rss[k] - rss['plain']):+.0f}",
         ])
     return table(
-        [name, "time s (median)", "spread", "vs plain", "instr. calls",
+        [name, "time s (median)", "spread", "vs plain",
+         f"Ir vs plain ({' '.join(ir_args)})", "instr. calls",
          "ns/call", "compile CPU s", "vs plain", "size KiB", "vs plain",
          "peak RSS MiB", "Δ KiB"], rows)
 
@@ -420,7 +448,11 @@ def main():
     if "sqlite" in parts or "game" in parts:
         out.append("### 2. Whole programs: alternating runs; wall time of the "
                    "whole process; 'vs plain' is the median of per-repetition "
-                   "ratios; ns/call = extra time / instrumented calls; "
+                   "ratios; Ir = callgrind's count of instructions the whole "
+                   "process executes, on the smaller input in the header, "
+                   "with threshold=50ms (valgrind runs ~50x slower): it does "
+                   "not depend on the machine's load; "
+                   "ns/call = extra time / instrumented calls; "
                    f"compile CPU = least user+sys of {args.compile_reps} builds")
     if "sqlite" in parts:
         rows = 2000 if q else 80000
@@ -431,13 +463,15 @@ def main():
                    whole_program(args, st, args.out, "sqlite",
                                  [sq, os.path.join(SRC, "sqlite_workload.c")],
                                  [str(rows)], ["-lm"],
-                                 [f"-I{args.sqlite_dir}"], cflags))
+                                 [f"-I{args.sqlite_dir}"], cflags,
+                                 [str(rows if q else 20000)]))
     if "game" in parts:
         frames = 200 if q else 5000
         out.append(f"Game frame loop (C++), {frames:,} frames:\n\n" +
                    whole_program(args, st, args.out, "game",
                                  [os.path.join(SRC, "game_workload.cpp")],
-                                 [str(frames)], [], [], CFLAGS))
+                                 [str(frames)], [], [], CFLAGS,
+                                 [str(frames if q else 1000)]))
     if NOTES:
         out.append("Notes:\n" + "\n".join("- " + n for n in NOTES))
     report = "\n\n".join(out) + "\n"
