@@ -93,38 +93,49 @@ static ReturnInst *emitReturn(IRBuilder<> &B, CallInst *CI) {
   return CI->getType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(CI);
 }
 
-/// Fills the emptied \p F: off, a tail jump to \p Body, so the body runs
-/// as if never instrumented; on, enter, Body, exit (also when it throws).
-static void emitThunk(Function &F, Function *Body, GlobalVariable *Desc,
-                      StructType *DescTy, FunctionCallee Enter,
-                      FunctionCallee Exit, const Triple &TT) {
+static void setScopeLine(IRBuilder<> &B, Function &F) {
+  if (DISubprogram *SP = F.getSubprogram())
+    B.SetCurrentDebugLocation(
+        DILocation::get(F.getContext(), SP->getScopeLine(), 0, SP));
+}
+
+/// Fills the emptied \p F with a thunk that only tail-jumps, and \p S.Timed
+/// with the timed path: enter, the body, exit (also when it throws).
+static void emitThunk(Function &F, const SplitFunctions &S,
+                      GlobalVariable *Desc, StructType *DescTy,
+                      FunctionCallee Enter, FunctionCallee Exit,
+                      const Triple &TT) {
   LLVMContext &C = F.getContext();
   BasicBlock *Entry = BasicBlock::Create(C, "entry", &F);
   BasicBlock *Timed = BasicBlock::Create(C, "timed", &F);
   BasicBlock *Off = BasicBlock::Create(C, "off", &F);
   IRBuilder<> B(Entry);
-  if (DISubprogram *SP = F.getSubprogram())
-    B.SetCurrentDebugLocation(
-        DILocation::get(C, SP->getScopeLine(), 0, SP));
+  setScopeLine(B, F);
   // Switched off is the case worth a fall-through: on pays the clock anyway.
   B.CreateCondBr(emitOnTest(Desc, DescTy, B), Timed, Off,
                  MDBuilder(C).createUnlikelyBranchWeights());
-  B.SetInsertPoint(Off);
-  CallInst *Tail = callBody(B, F, Body);
-  Tail->setTailCallKind(CallInst::TCK_MustTail);
-  emitReturn(B, Tail);
+  for (auto [BB, Callee] : {std::pair(Off, S.Body), std::pair(Timed, S.Timed)}) {
+    B.SetInsertPoint(BB);
+    CallInst *Tail = callBody(B, F, Callee);
+    Tail->setTailCallKind(CallInst::TCK_MustTail);
+    emitReturn(B, Tail);
+  }
 
-  B.SetInsertPoint(Timed);
+  // The tail jump left the caller's return address where it was: the frame
+  // is the same slot as the thunk's.
+  Function &T = *S.Timed;
+  B.SetInsertPoint(BasicBlock::Create(C, "entry", &T));
+  setScopeLine(B, T);
   B.CreateCall(Enter, {Desc, emitFrame(B, TT)});
-  ReturnInst *Ret = emitReturn(B, callBody(B, F, Body));
+  ReturnInst *Ret = emitReturn(B, callBody(B, T, S.Body));
   auto EmitExit = [&](Instruction *Before) {
     insertHook(Exit, Desc, Before->getIterator(), B.getCurrentDebugLocation(),
                TT);
   };
   EmitExit(Ret);
-  instrumentUnwindPaths(F, EmitExit);
+  instrumentUnwindPaths(T, EmitExit);
   // No optsize/minsize here: both turn off shrink-wrapping, which keeps the
-  // timed path's register saves off the switched-off path.
+  // register saves of the calls off the way in and out.
 }
 
 /// Hooks inside F's own body, each guarded by the off switch (unless
@@ -184,11 +195,11 @@ static void instrumentFunction(Function &F, GlobalVariable *Desc,
     F.removeFnAttr(K);
   // Never instrumented again, should the pass run twice.
   F.addFnAttr(InstrumentedAttr);
-  Function *Body = inlineCheckEnabled() && splitBodyEnabled()
-                       ? splitBody(F, TT)
-                       : nullptr;
-  if (Body)
-    emitThunk(F, Body, Desc, DescTy, Enter, Exit, TT);
+  std::optional<SplitFunctions> Split;
+  if (inlineCheckEnabled() && splitBodyEnabled())
+    Split = splitBody(F, TT);
+  if (Split)
+    emitThunk(F, *Split, Desc, DescTy, Enter, Exit, TT);
   else
     instrumentInPlace(F, Desc, DescTy, Enter, Exit, TT);
 }

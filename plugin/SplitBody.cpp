@@ -5,12 +5,15 @@
 // Guarding the hooks with the off switch does not undo that, so a switched-off
 // small function still paid ~15 instructions a call. Instead the body moves,
 // untouched, into an internal function of its own, and the function becomes a
-// thunk: off, it tail-jumps to the body (a load, a compare, a jump); on, it
-// calls enter, the body, exit.
+// thunk that only tail-jumps, so it needs no frame: off, to the body (a load,
+// a compare, a jump); on, to a timed path that calls enter, the body, exit.
+// The timed path is a function of its own because its calls and exception
+// cleanup would otherwise give the thunk a frame on both paths.
 //
 //===----------------------------------------------------------------------===//
 #include "SplitBody.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -18,6 +21,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
+using namespace spiketrap;
 
 /// Intrinsics that answer differently in another frame than F's own.
 static bool usesOwnFrame(const Function &F) {
@@ -63,44 +67,57 @@ static bool canSplit(const Function &F, const Triple &TT) {
   return !usesOwnFrame(F);
 }
 
-Function *spiketrap::splitBody(Function &F, const Triple &TT) {
-  if (!canSplit(F, TT))
-    return nullptr;
-  Module &M = *F.getParent();
-  Function *Body =
+/// An empty internal function with F's type and attributes, in F's comdat
+/// (discarded with it), never inlined.
+static Function *createSibling(Function &F, StringRef Suffix) {
+  Function *G =
       Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
-                       F.getAddressSpace(), F.getName() + ".spiketrap", &M);
-  // Calling convention, attributes, section, alignment, personality: the
-  // musttail from the thunk needs matching ABI attributes.
-  Body->copyAttributesFrom(&F);
-  Body->setLinkage(GlobalValue::InternalLinkage);
-  Body->setVisibility(GlobalValue::DefaultVisibility);
-  Body->setDLLStorageClass(GlobalValue::DefaultStorageClass);
-  Body->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  Body->setDSOLocal(true);
-  // Discarded with the thunk when the linker drops a duplicate comdat.
+                       F.getAddressSpace(), F.getName() + Suffix,
+                       F.getParent());
+  // Calling convention, attributes, section, alignment, personality: a
+  // musttail between them needs matching ABI attributes.
+  G->copyAttributesFrom(&F);
+  G->setLinkage(GlobalValue::InternalLinkage);
+  G->setVisibility(GlobalValue::DefaultVisibility);
+  G->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  G->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  G->setDSOLocal(true);
   if (F.hasComdat())
-    Body->setComdat(F.getComdat());
-  Body->removeFnAttr(Attribute::AlwaysInline);
-  Body->addFnAttr(Attribute::NoInline);
+    G->setComdat(F.getComdat());
+  G->removeFnAttr(Attribute::AlwaysInline);
+  G->addFnAttr(Attribute::NoInline);
+  return G;
+}
+
+/// An artificial copy of \p SP named `<name><Suffix>`, without a linkage
+/// name: a debugger steps through the function that has it (it steps over
+/// functions without line info), and `break F` does not stop there.
+static DISubprogram *artificialCopy(DISubprogram *SP, StringRef Suffix) {
+  TempDISubprogram Copy =
+      SP->cloneWithFlags(SP->getFlags() | DINode::FlagArtificial);
+  Copy->replaceRetainedNodes(DINodeArray());
+  Copy->replaceOperandWith(
+      2, MDString::get(SP->getContext(), (SP->getName() + Suffix).str()));
+  Copy->replaceOperandWith(3, nullptr); // the linkage name
+  return MDNode::replaceWithDistinct(std::move(Copy));
+}
+
+std::optional<SplitFunctions> spiketrap::splitBody(Function &F,
+                                                   const Triple &TT) {
+  if (!canSplit(F, TT))
+    return std::nullopt;
+  Function *Body = createSibling(F, ".spiketrap");
+  Function *Timed = createSibling(F, ".spiketrap_timed");
   Body->splice(Body->begin(), &F);
   for (auto [From, To] : zip(F.args(), Body->args())) {
     To.takeName(&From);
     From.replaceAllUsesWith(&To);
   }
-  // The body's locations are scoped to F's subprogram: it moves along. The
-  // thunk gets an artificial copy, so that a debugger steps into F (it
-  // steps over functions without line info) and on into the body; renamed,
-  // so that `break F` stops once, in the body.
+  // The body's locations are scoped to F's subprogram: it moves along.
   if (DISubprogram *SP = F.getSubprogram()) {
     Body->setSubprogram(SP);
-    TempDISubprogram Thunk = SP->cloneWithFlags(SP->getFlags() |
-                                                DINode::FlagArtificial);
-    Thunk->replaceRetainedNodes(DINodeArray());
-    Thunk->replaceOperandWith(
-        2, MDString::get(F.getContext(), (SP->getName() + ".spiketrap_thunk").str()));
-    Thunk->replaceOperandWith(3, nullptr); // the linkage name
-    F.setSubprogram(MDNode::replaceWithDistinct(std::move(Thunk)));
+    F.setSubprogram(artificialCopy(SP, ".spiketrap_thunk"));
+    Timed->setSubprogram(artificialCopy(SP, ".spiketrap_timed"));
   }
-  return Body;
+  return SplitFunctions{Body, Timed};
 }

@@ -7,13 +7,22 @@ class Function;
 class Triple;
 } // namespace llvm
 
+#include <optional>
+
 namespace spiketrap {
 
-/// Moves \p F's blocks, arguments' uses and debug info into a new internal
-/// function `<F>.spiketrap` with F's type and attributes, leaving F empty for
-/// its thunk. Returns null, changing nothing, when the body cannot run in a
-/// frame of its own or the target does not guarantee musttail.
-llvm::Function *splitBody(llvm::Function &F, const llvm::Triple &TT);
+/// Internal functions of F's type and attributes, never inlined.
+struct SplitFunctions {
+  llvm::Function *Body;  // `<F>.spiketrap`: F's blocks and debug info
+  llvm::Function *Timed; // `<F>.spiketrap_timed`: empty, for the timed path
+};
+
+/// Moves \p F's blocks, arguments' uses and debug info into Body, leaving F
+/// empty for its thunk; F and Timed get artificial renamed copies of F's
+/// subprogram. Returns nothing, changing nothing, when the body cannot run in
+/// a frame of its own or the target does not guarantee musttail.
+std::optional<SplitFunctions> splitBody(llvm::Function &F,
+                                        const llvm::Triple &TT);
 
 } // namespace spiketrap
 

@@ -19,13 +19,13 @@
 
 static int square(int x);
 
-// At -O2 the body moves out of line behind a thunk; -O0 keeps one function
-// (and one breakpoint location) per function.
+// At -O2 the body moves out of line behind a thunk (split-body.ll); -O0
+// keeps one function (and one breakpoint location) per function.
 // CHECK-LABEL: define {{.*}}i32 @sum_squares(
-// CHECK:       call void @__spiketrap_enter(ptr @__spiketrap_desc.sum_squares,
+// O0:          call void @__spiketrap_enter(ptr @__spiketrap_desc.sum_squares,
 // O0:          call i32 @square(
-// O2:          call i32 @sum_squares.spiketrap(
-// CHECK:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares,
+// O0:          call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares,
+// O2:          musttail call i32 @sum_squares.spiketrap_timed(
 // O2:          musttail call i32 @sum_squares.spiketrap(
 int sum_squares(int n) {
   int s = 0;
@@ -44,6 +44,10 @@ static int square(int x) { return x * x; }
 // O2-LABEL: define internal i32 @sum_squares.spiketrap(
 // O2-NOT:   call i32
 // O2:       ret i32
+// O2-LABEL: define internal i32 @sum_squares.spiketrap_timed(
+// O2:       call void @__spiketrap_enter(ptr @__spiketrap_desc.sum_squares,
+// O2:       call i32 @sum_squares.spiketrap(
+// O2:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares,
 
 // NM-DAG: U __spiketrap_abi_v1
 // NM-DAG: U __spiketrap_enter

@@ -25,12 +25,14 @@ SPIKETRAP_ALWAYS __attribute__((always_inline)) static void forced_step(int i) {
 
 // (run and script_step are timed through thunks; their bodies come last.)
 // CHECK-LABEL: define internal void @script_step(
-// CHECK:         call void @__spiketrap_enter(ptr @__spiketrap_desc.script_step,
+// CHECK:         musttail call void @script_step.spiketrap_timed(
 // CHECK-LABEL: define internal void @run.spiketrap(
 // CHECK-NOT:     call void @plain_step(
 // CHECK-NOT:     call void @never_step(
 // CHECK-NOT:     call void @forced_step(
 // CHECK:         call void @script_step(
+// CHECK-LABEL: define internal void @script_step.spiketrap_timed(
+// CHECK:         call void @__spiketrap_enter(ptr @__spiketrap_desc.script_step,
 void run(int n) {
   for (int i = 0; i < n; ++i) {
     script_step(i);

@@ -1,10 +1,11 @@
 ; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
 
-; An instrumented function becomes a thunk and its body moves, untouched, to
-; an internal `.spiketrap` function: switched off, the thunk tail-jumps to the
-; body (musttail, the fall-through); on, it calls enter, the body, exit. The
-; body keeps F's attributes, comdat and debug info; the thunk gets an
-; artificial, renamed copy of the subprogram so debuggers step through it.
+; An instrumented function becomes a thunk that only tail-jumps, and its body
+; moves, untouched, to an internal `.spiketrap` function: switched off, the
+; thunk jumps to the body (the fall-through); on, to `.spiketrap_timed`, which
+; calls enter, the body, exit. The body keeps F's attributes, comdat and debug
+; info; thunk and timed path get artificial, renamed copies of the subprogram
+; so that debuggers step through them.
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -17,15 +18,11 @@ $_Z4pickIiEii = comdat any
 ; CHECK-NEXT:    [[ON:%.*]] = icmp eq i32 [[OFF]], 0
 ; CHECK-NEXT:    br i1 [[ON]], label %timed, label %off, !dbg {{.*}}, !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       timed:
-; CHECK-NEXT:    [[F0:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void @__spiketrap_enter(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F0]]), !dbg [[LOC:![0-9]+]]
-; CHECK-NEXT:    [[R:%.*]] = call i32 @_Z4pickIiEii.spiketrap(i32 noundef %0), !dbg [[LOC]]
-; CHECK-NEXT:    [[F1:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F1]]), !dbg [[LOC]]
-; CHECK-NEXT:    ret i32 [[R]]
+; CHECK-NEXT:    [[T0:%.*]] = musttail call i32 @_Z4pickIiEii.spiketrap_timed(i32 noundef %0), !dbg [[LOC:![0-9]+]]
+; CHECK-NEXT:    ret i32 [[T0]], !dbg [[LOC]]
 ; CHECK:       off:
-; CHECK-NEXT:    [[T:%.*]] = musttail call i32 @_Z4pickIiEii.spiketrap(i32 noundef %0), !dbg [[LOC]]
-; CHECK-NEXT:    ret i32 [[T]], !dbg [[LOC]]
+; CHECK-NEXT:    [[T1:%.*]] = musttail call i32 @_Z4pickIiEii.spiketrap(i32 noundef %0), !dbg [[LOC]]
+; CHECK-NEXT:    ret i32 [[T1]], !dbg [[LOC]]
 ; CHECK-NEXT:  }
 
 ; The body: F's own blocks, internal, in F's comdat, noinline.
@@ -35,6 +32,16 @@ $_Z4pickIiEii = comdat any
 ; CHECK-NEXT:    %c = icmp eq i32 %x, 0, !dbg
 ; CHECK-NEXT:    %r = select i1 %c, i32 1, i32 %x
 ; CHECK-NEXT:    ret i32 %r
+
+; CHECK-LABEL: define internal i32 @_Z4pickIiEii.spiketrap_timed(
+; CHECK-SAME:    i32 noundef %0) unnamed_addr #[[BODY]] comdat($_Z4pickIiEii) !dbg [[TIMED:![0-9]+]] {
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    [[F0:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    call void @__spiketrap_enter(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F0]]), !dbg [[TLOC:![0-9]+]]
+; CHECK-NEXT:    [[R:%.*]] = call i32 @_Z4pickIiEii.spiketrap(i32 noundef %0), !dbg [[TLOC]]
+; CHECK-NEXT:    [[F1:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F1]]), !dbg [[TLOC]]
+; CHECK-NEXT:    ret i32 [[R]]
 define linkonce_odr i32 @_Z4pickIiEii(i32 noundef %x) nounwind comdat !dbg !6 {
 entry:
   %c = icmp eq i32 %x, 0, !dbg !9
@@ -47,7 +54,9 @@ entry:
 ; CHECK-DAG: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
 ; CHECK-DAG: [[SP]] = distinct !DISubprogram(name: "pick<int>", linkageName: "_Z4pickIiEii", {{.*}}line: 3,{{.*}}retainedNodes:
 ; CHECK-DAG: [[THUNK]] = distinct !DISubprogram(name: "pick<int>.spiketrap_thunk", scope: {{.*}}line: 3,{{.*}}flags: DIFlagArtificial
+; CHECK-DAG: [[TIMED]] = distinct !DISubprogram(name: "pick<int>.spiketrap_timed", scope: {{.*}}line: 3,{{.*}}flags: DIFlagArtificial
 ; CHECK-DAG: [[LOC]] = !DILocation(line: 4, scope: [[THUNK]])
+; CHECK-DAG: [[TLOC]] = !DILocation(line: 4, scope: [[TIMED]])
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}
