@@ -5,7 +5,7 @@
 // RUN: FileCheck %s --check-prefix=OFF < %t.off
 
 // Adaptive mode: functions called very often that never come near their
-// threshold are switched off after 16384 calls (they stop calling the hooks
+// threshold are switched off after 4096 calls (they stop calling the hooks
 // at all), so a late spike below them is reported at their nearest caller
 // still timed. With adaptive=0 every call stays timed.
 
@@ -32,8 +32,8 @@ int main(void) {
 // ON-NEXT: #0 main
 // ON-NEXT: #1 run
 // ON-NOT: #2
-// main, run, and 16384 calls each of hot and leaf before the switch-off.
-// ON: spiketrap: {{[0-9]+}} spikes, 32770 instrumented calls
+// main, run, and 4096 calls each of hot and leaf before the switch-off.
+// ON: spiketrap: {{[0-9]+}} spikes, 8194 instrumented calls
 
 // OFF: spike: {{.*}} in leaf ({{.*}}switch-off.c:{{[0-9]+}})
 // OFF-NEXT: thread main
