@@ -114,6 +114,10 @@ static void emitThunk(Function &F, const SplitFunctions &S,
   // Switched off is the case worth a fall-through: on pays the clock anyway.
   B.CreateCondBr(emitOnTest(Desc, DescTy, B), Timed, Off,
                  MDBuilder(C).createUnlikelyBranchWeights());
+  // The thunk is never a frame on the stack (it only jumps): when nothing
+  // unwinds through it either, it needs no unwind table entry (~40 B each).
+  if (F.doesNotThrow())
+    F.setUWTableKind(UWTableKind::None);
   for (auto [BB, Callee] : {std::pair(Off, S.Body), std::pair(Timed, S.Timed)}) {
     B.SetInsertPoint(BB);
     CallInst *Tail = callBody(B, F, Callee);

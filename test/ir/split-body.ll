@@ -42,15 +42,16 @@ $_Z4pickIiEii = comdat any
 ; CHECK-NEXT:    [[F1:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F1]]), !dbg [[TLOC]]
 ; CHECK-NEXT:    ret i32 [[R]]
-define linkonce_odr i32 @_Z4pickIiEii(i32 noundef %x) nounwind comdat !dbg !6 {
+define linkonce_odr i32 @_Z4pickIiEii(i32 noundef %x) nounwind uwtable comdat !dbg !6 {
 entry:
   %c = icmp eq i32 %x, 0, !dbg !9
   %r = select i1 %c, i32 1, i32 %x
   ret i32 %r
 }
 
+; A nounwind thunk is never on the stack and needs no unwind table entry.
 ; CHECK: attributes #[[THUNKATTRS]] = { nounwind "spiketrap-instrumented" }
-; CHECK: attributes #[[BODY]] = { noinline nounwind "spiketrap-instrumented" }
+; CHECK: attributes #[[BODY]] = { noinline nounwind uwtable "spiketrap-instrumented" }
 ; CHECK-DAG: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
 ; CHECK-DAG: [[SP]] = distinct !DISubprogram(name: "pick<int>", linkageName: "_Z4pickIiEii", {{.*}}line: 3,{{.*}}retainedNodes:
 ; CHECK-DAG: [[THUNK]] = distinct !DISubprogram(name: "pick<int>.spiketrap_thunk", scope: {{.*}}line: 3,{{.*}}flags: DIFlagArtificial
