@@ -113,6 +113,14 @@ std::optional<SplitFunctions> spiketrap::splitBody(Function &F,
     To.takeName(&From);
     From.replaceAllUsesWith(&To);
   }
+  // Direct recursion is timed once, at its outermost call, like an inlined
+  // call: the inner calls go straight to the body. A recursive sort's outer
+  // call may come near its threshold and keep the function timed; its
+  // thousands of inner calls then cost nothing.
+  for (BasicBlock &BB : *Body)
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getCalledOperand() == &F)
+        CB->setCalledOperand(Body);
   // The body's locations are scoped to F's subprogram: it moves along.
   if (DISubprogram *SP = F.getSubprogram()) {
     Body->setSubprogram(SP);
