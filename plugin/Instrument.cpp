@@ -69,8 +69,11 @@ static Value *emitOnTest(GlobalVariable *Desc, StructType *DescTy,
                          IRBuilder<> &B) {
   Value *OffPtr =
       B.CreateStructGEP(DescTy, Desc, DescriptorBuilder::OffField, "st.off");
-  LoadInst *Off = B.CreateAlignedLoad(B.getInt32Ty(), OffPtr, Align(4));
-  Off->setAtomic(AtomicOrdering::Monotonic); // the runtime writes it
+  // The runtime writes it from any thread: volatile, like a sig_atomic_t (an
+  // aligned 4-byte load sees the old or the new value), which x86 folds
+  // into `cmpl $0, off(%rip)`; an atomic load would be a mov and a test.
+  Value *Off = B.CreateAlignedLoad(B.getInt32Ty(), OffPtr, Align(4),
+                                   /*isVolatile=*/true);
   return B.CreateICmpEQ(Off, B.getInt32(0), "st.on");
 }
 
