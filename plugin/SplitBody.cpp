@@ -47,6 +47,12 @@ static bool canSplit(const Function &F, const Triple &TT) {
   // -O0 builds are for debugging: one function, one breakpoint location.
   if (F.hasOptNone())
     return false;
+  // Conventions with their own prologue or return (interrupt handlers, GHC,
+  // ...) are not ours to forward: C-like ones only.
+  CallingConv::ID CC = F.getCallingConv();
+  if (CC != CallingConv::C && CC != CallingConv::Fast &&
+      CC != CallingConv::Cold)
+    return false;
   // va_start must stay in the function the caller called.
   if (F.isVarArg())
     return false;

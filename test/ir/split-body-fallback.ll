@@ -66,6 +66,13 @@ define void @debug_build() noinline optnone {
   ret void
 }
 
+; CHECK-LABEL: define ghccc void @own_convention()
+; CHECK:         call void @__spiketrap_enter(ptr @__spiketrap_desc.own_convention,
+define ghccc void @own_convention() {
+  call void @use(ptr null)
+  ret void
+}
+
 ; The control: a plain function on x86-64 is split, and its body is the
 ; only one made (bodies come last, in order).
 ; CHECK-LABEL: define void @plain()
