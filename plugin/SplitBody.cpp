@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -40,9 +41,28 @@ static bool usesOwnFrame(const Function &F) {
   return false;
 }
 
+/// Whether F is in llvm.global_ctors or llvm.global_dtors.
+static bool isModuleCtorOrDtor(const Function &F) {
+  for (const char *List : {"llvm.global_ctors", "llvm.global_dtors"}) {
+    const GlobalVariable *GV = F.getParent()->getNamedGlobal(List);
+    auto *Entries = GV ? dyn_cast<ConstantArray>(GV->getInitializer()) : nullptr;
+    if (!Entries)
+      continue;
+    for (const Use &U : Entries->operands())
+      if (auto *Entry = dyn_cast<ConstantStruct>(U.get());
+          Entry && Entry->getOperand(1)->stripPointerCasts() == &F)
+        return true;
+  }
+  return false;
+}
+
 static bool canSplit(const Function &F, const Triple &TT) {
   // musttail, which the thunk's fast path needs, is guaranteed here.
   if (TT.getArch() != Triple::x86_64 && !TT.isAArch64())
+    return false;
+  // Run once, and AddressSanitizer's init-order checking puts a call before
+  // their every ret, which a musttail must not have.
+  if (isModuleCtorOrDtor(F))
     return false;
   // -O0 builds are for debugging: one function, one breakpoint location.
   if (F.hasOptNone())

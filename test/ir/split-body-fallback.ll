@@ -73,6 +73,15 @@ define ghccc void @own_convention() {
   ret void
 }
 
+; A module constructor runs once (and ASan puts a call before its ret).
+; CHECK-LABEL: define internal void @init_module()
+; CHECK:         call void @__spiketrap_enter(ptr @__spiketrap_desc.init_module,
+@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @init_module, ptr null }]
+define internal void @init_module() {
+  call void @use(ptr null)
+  ret void
+}
+
 ; The control: a plain function on x86-64 is split, and its body is the
 ; only one made (bodies come last, in order).
 ; CHECK-LABEL: define void @plain()
