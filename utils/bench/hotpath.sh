@@ -14,8 +14,8 @@ for fn in __spiketrap_enter __spiketrap_exit; do
   echo
 done
 for v in c d; do
-  # No spikes under valgrind's slowdown: count the common path only.
-  SPIKETRAP_OPTIONS=threshold=100s valgrind -q --tool=callgrind \
+  # Every call timed, and no spikes under valgrind's slowdown: the common path.
+  SPIKETRAP_OPTIONS="threshold=100s adaptive=0" valgrind -q --tool=callgrind \
     --toggle-collect=run_rounds --callgrind-out-file=$D/hotpath.$v.out \
     $D/calls-$v $N 1 >$D/hotpath.$v.txt 2>&1
   calls=$(sed -n 's/.*calls=\([0-9]*\).*/\1/p' $D/hotpath.$v.txt)
