@@ -121,7 +121,8 @@ static void emitThunk(Function &F, const SplitFunctions &S,
   // unwinds through it either, it needs no unwind table entry (~40 B each).
   if (F.doesNotThrow())
     F.setUWTableKind(UWTableKind::None);
-  for (auto [BB, Callee] : {std::pair(Off, S.Body), std::pair(Timed, S.Timed)}) {
+  for (auto [BB, Callee] :
+       {std::pair(Off, S.Body), std::pair(Timed, S.Timed)}) {
     B.SetInsertPoint(BB);
     CallInst *Tail = callBody(B, F, Callee);
     Tail->setTailCallKind(CallInst::TCK_MustTail);
@@ -156,8 +157,7 @@ static void instrumentInPlace(Function &F, GlobalVariable *Desc,
     EntryDL = DILocation::get(SP->getContext(), SP->getScopeLine(), 0, SP);
   BasicBlock::iterator EntryIP = getEntryPoint(F);
   IRBuilder<> EntryB(EntryIP->getParent(), EntryIP);
-  Value *On =
-      inlineCheckEnabled() ? emitOnTest(Desc, DescTy, EntryB) : nullptr;
+  Value *On = inlineCheckEnabled() ? emitOnTest(Desc, DescTy, EntryB) : nullptr;
   // With the switch, each hook call goes into its own block, taken while on.
   auto Guarded = [&](Instruction *Before) {
     if (!On)

@@ -5,8 +5,8 @@
 // Guarding the hooks with the off switch does not undo that, so a switched-off
 // small function still paid ~15 instructions a call. Instead the body moves,
 // untouched, into an internal function of its own, and the function becomes a
-// thunk that only tail-jumps, so it needs no frame: off, to the body (a load,
-// a compare, a jump); on, to a timed path that calls enter, the body, exit.
+// thunk that only tail-jumps, so it needs no frame: off, to the body (a
+// compare and a jump); on, to a timed path that calls enter, the body, exit.
 // The timed path is a function of its own because its calls and exception
 // cleanup would otherwise give the thunk a frame on both paths.
 //
@@ -14,8 +14,8 @@
 #include "SplitBody.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -45,7 +45,8 @@ static bool usesOwnFrame(const Function &F) {
 static bool isModuleCtorOrDtor(const Function &F) {
   for (const char *List : {"llvm.global_ctors", "llvm.global_dtors"}) {
     const GlobalVariable *GV = F.getParent()->getNamedGlobal(List);
-    auto *Entries = GV ? dyn_cast<ConstantArray>(GV->getInitializer()) : nullptr;
+    auto *Entries =
+        GV ? dyn_cast<ConstantArray>(GV->getInitializer()) : nullptr;
     if (!Entries)
       continue;
     for (const Use &U : Entries->operands())
@@ -96,10 +97,9 @@ static bool canSplit(const Function &F, const Triple &TT) {
 /// An empty internal function with F's type and attributes, in F's comdat
 /// (discarded with it), never inlined.
 static Function *createSibling(Function &F, StringRef Suffix) {
-  Function *G =
-      Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
-                       F.getAddressSpace(), F.getName() + Suffix,
-                       F.getParent());
+  Function *G = Function::Create(
+      F.getFunctionType(), GlobalValue::InternalLinkage, F.getAddressSpace(),
+      F.getName() + Suffix, F.getParent());
   // Calling convention, attributes, section, alignment, personality: a
   // musttail between them needs matching ABI attributes.
   G->copyAttributesFrom(&F);
