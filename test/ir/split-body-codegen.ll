@@ -1,0 +1,42 @@
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all %s \
+; RUN:   | llc -O2 -mtriple=x86_64-unknown-linux-gnu -o - | FileCheck %s --check-prefix=X86
+; RUN: sed 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
+; RUN:   | %opt -passes=spiketrap -spiketrap-instrument-all \
+; RUN:   | llc -O2 -o - | FileCheck %s --check-prefix=ARM
+
+; What a switched-off call costs, in machine code: the thunk tests the
+; descriptor's off switch and jumps, with no frame, no register saves and no
+; call; the body keeps its own code (here: a leaf with no frame at all).
+
+target triple = "x86_64-unknown-linux-gnu"
+
+; X86-LABEL: scale:
+; X86-NEXT:  # %bb.0:
+; X86-NEXT:    cmpl $0, .L__spiketrap_desc.scale+{{[0-9]+}}(%rip)
+; X86-NEXT:    jne scale.spiketrap
+; X86-NEXT:  # %bb.1:
+; X86-NEXT:    jmp scale.spiketrap_timed
+; X86-LABEL: scale.spiketrap:
+; X86-NOT:     push
+; X86:         ret
+; ARM-LABEL: scale:
+; ARM:         adrp x8, .L__spiketrap_desc.scale+{{[0-9]+}}
+; ARM-NEXT:    ldr w8, [x8, :lo12:.L__spiketrap_desc.scale+{{[0-9]+}}]
+; ARM-NEXT:    cbz w8, .LBB0_2
+; ARM-NEXT:  // %bb.1:
+; ARM-NEXT:    b scale.spiketrap
+; ARM-NEXT:  .LBB0_2:
+; ARM-NEXT:    b scale.spiketrap_timed
+define i64 @scale(i64 %x, i64 %n) nounwind {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi i64 [ %x, %entry ], [ %acc.next, %loop ]
+  %acc.next = mul i64 %acc, 3
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %acc.next
+}
