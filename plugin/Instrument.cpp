@@ -190,7 +190,8 @@ static void instrumentInPlace(Function &F, GlobalVariable *Desc,
   instrumentUnwindPaths(F, EmitExit);
 }
 
-static void instrumentFunction(Function &F, GlobalVariable *Desc,
+/// Returns whether F is timed through a thunk.
+static bool instrumentFunction(Function &F, GlobalVariable *Desc,
                                StructType *DescTy, FunctionCallee Enter,
                                FunctionCallee Exit, const Triple &TT) {
   // The hooks touch memory and synchronize: drop what FunctionAttrs inferred
@@ -208,6 +209,7 @@ static void instrumentFunction(Function &F, GlobalVariable *Desc,
     emitThunk(F, *Split, Desc, DescTy, Enter, Exit, TT);
   else
     instrumentInPlace(F, Desc, DescTy, Enter, Exit, TT);
+  return Split.has_value();
 }
 
 PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -225,8 +227,6 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!F.isDeclaration())
       Decisions.emplace_back(&F, std::move(D));
   }
-  if (statsEnabled())
-    Stats.print(errs(), M.getModuleIdentifier());
   // Read only when needed, so a bad value warns once even if the pass runs
   // again on its own output.
   uint64_t DefaultThresholdNs = Any ? getDefaultThresholdNs(M.getContext()) : 0;
@@ -240,10 +240,13 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (auto &[F, D] : Decisions) {
     emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
                        D, DefaultThresholdNs);
-    if (D.V == Verdict::Instrumented)
-      instrumentFunction(*F, Descs.create(*F, D.Sel), Descs.type(), Enter, Exit,
-                         TT);
+    if (D.V == Verdict::Instrumented &&
+        instrumentFunction(*F, Descs.create(*F, D.Sel), Descs.type(), Enter,
+                           Exit, TT))
+      Stats.countSplit();
   }
+  if (statsEnabled())
+    Stats.print(errs(), M.getModuleIdentifier());
   if (!Any)
     return PreservedAnalyses::all();
   referenceABIMarker(M);

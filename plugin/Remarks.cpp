@@ -16,6 +16,7 @@ using namespace spiketrap;
 // Always enabled: Debian's LLVM is a release build, where plain STATISTICs
 // count nothing, yet it still accepts -stats.
 ALWAYS_ENABLED_STATISTIC(NumInstrumented, "Functions instrumented");
+ALWAYS_ENABLED_STATISTIC(NumSplit, "Functions timed through a thunk");
 ALWAYS_ENABLED_STATISTIC(NumNever, "Functions not instrumented: never");
 ALWAYS_ENABLED_STATISTIC(NumTooSmall, "Functions not instrumented: too small");
 ALWAYS_ENABLED_STATISTIC(NumLeaf, "Functions not instrumented: leaf");
@@ -108,6 +109,11 @@ void spiketrap::emitDecisionRemark(OptimizationRemarkEmitter &ORE,
   });
 }
 
+void DecisionStats::countSplit() {
+  ++Split;
+  ++NumSplit;
+}
+
 void DecisionStats::count(Verdict V) {
   ++Counts[unsigned(V)];
   switch (V) {
@@ -142,7 +148,8 @@ void DecisionStats::print(raw_ostream &OS, StringRef Module) const {
     Defined += C;
   Defined -= N(Verdict::Declaration);
   OS << "spiketrap: " << Module << ": " << N(Verdict::Instrumented) << " of "
-     << Defined << " functions instrumented; skipped: " << N(Verdict::TooSmall)
+     << Defined << " functions instrumented (" << Split
+     << " through a thunk); skipped: " << N(Verdict::TooSmall)
      << " too small, " << N(Verdict::Leaf) << " leaf, " << N(Verdict::Never)
      << " never, "
      << N(Verdict::Naked) + N(Verdict::AvailableExternally) +

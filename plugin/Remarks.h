@@ -29,10 +29,14 @@ void emitDecisionRemark(llvm::OptimizationRemarkEmitter &ORE,
 /// Decisions of one module, for -spiketrap-stats and LLVM's -stats.
 class DecisionStats {
   unsigned Counts[unsigned(Verdict::TooSmall) + 1] = {};
+  unsigned Split = 0;
 
 public:
   void count(Verdict V);
-  /// One line: "spiketrap: <module>: N of M functions instrumented; ...".
+  /// An instrumented function timed through a thunk (SplitBody.h).
+  void countSplit();
+  /// One line: "spiketrap: <module>: N of M functions instrumented (K
+  /// through a thunk); ...".
   void print(llvm::raw_ostream &OS, llvm::StringRef Module) const;
 };
 

@@ -1,13 +1,17 @@
 // RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o \
 // RUN:   -mllvm -spiketrap-stats 2>&1 | FileCheck %s
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -c %s -o %t.o \
+// RUN:   -mllvm -spiketrap-stats 2>&1 | FileCheck %s --check-prefix=O2
 // RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o \
 // RUN:   -Xclang -print-stats 2>&1 | FileCheck %s --check-prefix=LLVM-STATS
 
 // -mllvm -spiketrap-stats prints one summary line per module; the same counts
 // are LLVM statistics (-stats on an assertions build of LLVM; clang's
-// -print-stats on any).
+// -print-stats on any). At -O2 the instrumented functions are timed through
+// thunks; -O0 keeps their hooks in place.
 
-// CHECK: spiketrap: {{.*}}select-stats.c: 2 of 6 functions instrumented; skipped: 1 too small, 1 leaf, 1 never, 1 cannot (naked, available_externally, runtime), 0 already instrumented
+// O2: spiketrap: {{.*}}select-stats.c: 2 of 6 functions instrumented (2 through a thunk); skipped:
+// CHECK: spiketrap: {{.*}}select-stats.c: 2 of 6 functions instrumented (0 through a thunk); skipped: 1 too small, 1 leaf, 1 never, 1 cannot (naked, available_externally, runtime), 0 already instrumented
 
 // LLVM-STATS-DAG: 2 spiketrap - Functions instrumented
 // LLVM-STATS-DAG: 1 spiketrap - Functions not instrumented: too small
