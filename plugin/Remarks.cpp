@@ -149,9 +149,8 @@ void DecisionStats::print(raw_ostream &OS, StringRef Module) const {
   Defined -= N(Verdict::Declaration);
   OS << "spiketrap: " << Module << ": " << N(Verdict::Instrumented) << " of "
      << Defined << " functions instrumented (" << Split
-     << " through a thunk); skipped: " << N(Verdict::TooSmall)
-     << " too small, " << N(Verdict::Leaf) << " leaf, " << N(Verdict::Never)
-     << " never, "
+     << " through a thunk); skipped: " << N(Verdict::TooSmall) << " too small, "
+     << N(Verdict::Leaf) << " leaf, " << N(Verdict::Never) << " never, "
      << N(Verdict::Naked) + N(Verdict::AvailableExternally) +
             N(Verdict::Runtime)
      << " cannot (naked, available_externally, runtime), "
