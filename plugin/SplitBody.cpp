@@ -85,8 +85,11 @@ static bool canSplit(const Function &F, const Triple &TT) {
     if (F.getAttributes().hasAttrSomewhere(K))
       return false;
   // A noreturn function has nothing to time after the call.
-  if (F.doesNotReturn() || F.hasGC() || F.hasPrefixData() ||
-      F.hasPrologueData())
+  if (F.doesNotReturn())
+    return false;
+  // Prefix and prologue data belong to the symbol callers reach; GC
+  // strategies own the frame layout.
+  if (F.hasPrefixData() || F.hasPrologueData() || F.hasGC())
     return false;
   // blockaddress constants name F's blocks.
   if (any_of(F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }))
@@ -122,9 +125,10 @@ static DISubprogram *artificialCopy(DISubprogram *SP, StringRef Suffix) {
   TempDISubprogram Copy =
       SP->cloneWithFlags(SP->getFlags() | DINode::FlagArtificial);
   Copy->replaceRetainedNodes(DINodeArray());
+  // Operand 2 is the name; DISubprogram has no setter for it.
   Copy->replaceOperandWith(
       2, MDString::get(SP->getContext(), (SP->getName() + Suffix).str()));
-  Copy->replaceOperandWith(3, nullptr); // the linkage name
+  Copy->replaceRawLinkageName(nullptr);
   return MDNode::replaceWithDistinct(std::move(Copy));
 }
 

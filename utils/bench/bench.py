@@ -208,6 +208,13 @@ def per_call(args, st, out_dir):
          "vs timing floor (c)", "vs XRay FDR (e)"], rows)
 
 
+def callgrind_count(out_file):
+    """The instruction total of a callgrind output file."""
+    with open(out_file) as f:
+        return int(re.search(r"^(?:summary|totals): (\d+)", f.read(),
+                             re.M).group(1))
+
+
 def callgrind_per_call(args, exes, V, d):
     """Instructions per call over plain, counted inside run_rounds only."""
     ir = {}
@@ -227,10 +234,7 @@ def callgrind_per_call(args, exes, V, d):
             NOTES.append(f"callgrind failed on variant ({k}).")
             continue
         calls = int(re.search(r"calls=(\d+)", r[4]).group(1))
-        with open(outf) as f:
-            total = int(re.search(r"^(?:summary|totals): (\d+)", f.read(),
-                                  re.M).group(1))
-        ir[k] = total
+        ir[k] = callgrind_count(outf)
     if "a" not in ir:
         return {}
     plain = ir["a"]
@@ -249,11 +253,7 @@ def callgrind_total(exe, run_args, opts, out):
     env["SPIKETRAP_OPTIONS"] = " ".join(o for o in (opts, "threshold=50ms") if o)
     r = sh(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
             exe, *run_args], env=env)
-    if r[3] != 0:
-        return None
-    with open(out) as f:
-        return int(re.search(r"^(?:summary|totals): (\d+)", f.read(),
-                             re.M).group(1))
+    return callgrind_count(out) if r[3] == 0 else None
 
 
 def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
