@@ -12,20 +12,24 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <cstddef>
+#include <cstring>
 
 using namespace llvm;
 using namespace spiketrap;
 
-// DescTy below is {i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64}
-// with natural alignment; check
-// that spiketrap.h still has that order, those widths and no other padding.
+// DescTy below is {i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64,
+// ptr, i32, i32, i64} with natural alignment; check that spiketrap.h still
+// has that order, those widths and no other padding.
 static_assert(sizeof(spiketrap_desc::flags) == 4 &&
                   sizeof(spiketrap_desc::line) == 4 &&
                   sizeof(spiketrap_desc::threshold_ns) == 8 &&
                   sizeof(spiketrap_desc::children_threshold_ns) == 8 &&
                   sizeof(spiketrap_desc::calls) == 8 &&
                   sizeof(spiketrap_desc::off) == 4 &&
-                  sizeof(spiketrap_desc::near_calls) == 8,
+                  sizeof(spiketrap_desc::near_calls) == 8 &&
+                  sizeof(spiketrap_desc::num_callees) == 4 &&
+                  sizeof(spiketrap_desc::rearms) == 4 &&
+                  sizeof(spiketrap_desc::timed_until) == 8,
               "spiketrap_desc field widths changed");
 static_assert(
     offsetof(spiketrap_desc, line) == 4 &&
@@ -38,7 +42,11 @@ static_assert(
         offsetof(spiketrap_desc, calls) == 24 + 3 * sizeof(void *) &&
         offsetof(spiketrap_desc, off) == 32 + 3 * sizeof(void *) &&
         offsetof(spiketrap_desc, near_calls) == 40 + 3 * sizeof(void *) &&
-        sizeof(spiketrap_desc) == 48 + 3 * sizeof(void *),
+        offsetof(spiketrap_desc, callees) == 48 + 3 * sizeof(void *) &&
+        offsetof(spiketrap_desc, num_callees) == 48 + 4 * sizeof(void *) &&
+        offsetof(spiketrap_desc, rearms) == 52 + 4 * sizeof(void *) &&
+        offsetof(spiketrap_desc, timed_until) == 56 + 4 * sizeof(void *) &&
+        sizeof(spiketrap_desc) == 64 + 4 * sizeof(void *),
     "spiketrap_desc layout changed: update DescriptorBuilder");
 
 DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
@@ -48,8 +56,8 @@ DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
   Type *Ptr = PointerType::getUnqual(C);
   // A literal struct: a named one would clash with user code that includes
   // spiketrap.h and be renamed.
-  DescTy = StructType::get(
-      C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64, I32, I32, I64});
+  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64, I32,
+                               I32, I64, Ptr, I32, I32, I64});
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -66,7 +74,8 @@ Constant *DescriptorBuilder::getString(StringRef S) {
   return GV;
 }
 
-GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S) {
+GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
+                                          bool CanBlock) {
   LLVMContext &C = M.getContext();
   StringRef File;
   unsigned Line = 0;
@@ -92,12 +101,53 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S) {
       ConstantInt::get(Type::getInt32Ty(C), 0), // off
       ConstantInt::get(Type::getInt32Ty(C), 0), // skippable
       ConstantInt::get(Type::getInt64Ty(C), 0), // near_calls
+      ConstantPointerNull::get(PointerType::getUnqual(C)), // callees
+      ConstantInt::get(Type::getInt32Ty(C), 0),            // num_callees
+      ConstantInt::get(Type::getInt32Ty(C), 0),            // rearms
+      // A function that can block may wait once in a while: never switch it
+      // off, whatever its other calls took.
+      ConstantInt::get(Type::getInt64Ty(C), CanBlock ? UINT64_MAX : 0),
   };
   // Writable: the runtime counts calls in it and switches it off.
   auto *Desc = new GlobalVariable(
       M, DescTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
       ConstantStruct::get(DescTy, Fields), "__spiketrap_desc." + F.getName());
   return Desc;
+}
+
+void DescriptorBuilder::setCallees(GlobalVariable *Desc,
+                                   ArrayRef<GlobalVariable *> Callees) {
+  if (Callees.empty())
+    return;
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  auto *TableTy = ArrayType::get(I32, Callees.size());
+  auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/true,
+                                   GlobalValue::PrivateLinkage, nullptr,
+                                   "__spiketrap_callees." +
+                                       Desc->getName().drop_front(
+                                           strlen("__spiketrap_desc.")));
+  Table->setAlignment(Align(4));
+  // Each entry is relative to its own address: a PC-relative fixup the
+  // linker resolves, not a dynamic relocation.
+  SmallVector<Constant *, 8> Entries;
+  for (auto [I, Callee] : enumerate(Callees)) {
+    Constant *Entry = ConstantExpr::getGetElementPtr(
+        TableTy, Table,
+        ArrayRef<Constant *>{ConstantInt::get(I64, 0), ConstantInt::get(I64, I)});
+    Entries.push_back(ConstantExpr::getTrunc(
+        ConstantExpr::getSub(ConstantExpr::getPtrToInt(Callee, I64),
+                             ConstantExpr::getPtrToInt(Entry, I64)),
+        I32));
+  }
+  Table->setInitializer(ConstantArray::get(TableTy, Entries));
+  auto *Init = cast<ConstantStruct>(Desc->getInitializer());
+  SmallVector<Constant *, 16> Fields;
+  for (unsigned I = 0, E = Init->getNumOperands(); I != E; ++I)
+    Fields.push_back(Init->getOperand(I));
+  Fields[CalleesField] = Table;
+  Fields[CalleesField + 1] = ConstantInt::get(I32, Callees.size());
+  Desc->setInitializer(ConstantStruct::get(DescTy, Fields));
 }
 
 void spiketrap::referenceABIMarker(Module &M) {

@@ -3,6 +3,7 @@
 #ifndef SPIKETRAP_DESCRIPTOR_H
 #define SPIKETRAP_DESCRIPTOR_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include <cstdint>
 
@@ -31,12 +32,19 @@ class DescriptorBuilder {
 public:
   /// Index of spiketrap_desc::off, which instrumented code tests inline.
   static constexpr unsigned OffField = 8;
+  /// Index of spiketrap_desc::callees (num_callees follows).
+  static constexpr unsigned CalleesField = 11;
 
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
   llvm::StructType *type() const { return DescTy; }
   /// The descriptor of \p F: flags and thresholds from \p S, else the
-  /// default threshold.
-  llvm::GlobalVariable *create(llvm::Function &F, const Selection &S);
+  /// default threshold; \p CanBlock keeps it timed in adaptive mode.
+  llvm::GlobalVariable *create(llvm::Function &F, const Selection &S,
+                               bool CanBlock);
+  /// Points \p Desc at a table of the descriptors of the instrumented
+  /// functions it calls directly.
+  void setCallees(llvm::GlobalVariable *Desc,
+                  llvm::ArrayRef<llvm::GlobalVariable *> Callees);
 };
 
 /// References __spiketrap_abi_v<N>, so that linking without a matching runtime

@@ -1,9 +1,10 @@
 //===- Heuristics.cpp - Size rules for functions nobody chose -------------===//
 //
-// Timing a call costs tens of nanoseconds; a function that is small and
-// loop-free finishes in about that long by itself, so only what it calls can
-// make it slow, and its callees or caller are timed instead. Defaults are
-// provisional until the benchmarks (issue 6) measure them.
+// Straight-line code that calls nothing finishes in about the time timing it
+// would take, so it is skipped. Everything else can be slow: a loop can run
+// for any time, and a call, however small its caller, can block or reach
+// code that does. The size rule (-spiketrap-min-instructions) is opt-in: it
+// hides small wrappers that block (issue 11).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,5 +70,8 @@ std::string spiketrap::getHeuristicKeepReason(const FunctionShape &S,
                                               const HeuristicOptions &Opts) {
   if (S.HasLoop && Opts.LoopsExempt)
     return "has a loop";
+  // What it calls can take any time, however small the function is.
+  if (S.HasCalls && !Opts.MinInstructions)
+    return "makes calls";
   return (Twine(S.Instructions) + " IR instructions").str();
 }

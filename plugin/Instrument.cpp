@@ -1,12 +1,15 @@
 //===- Instrument.cpp - SpikeTrap entry/exit instrumentation --------------===//
 
 #include "Instrument.h"
+#include "Blocking.h"
 #include "Descriptor.h"
 #include "Options.h"
 #include "Remarks.h"
 #include "Selection.h"
 #include "SplitBody.h"
 #include "Unwind.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -236,13 +239,31 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Enter = getHook(M, "__spiketrap_enter");
     Exit = getHook(M, "__spiketrap_exit");
   }
+  // Every descriptor first, so each can point at those of its callees.
+  DenseSet<const Function *> Blocking;
+  if (Any)
+    Blocking = findBlockingFunctions(M);
+  DenseMap<const Function *, GlobalVariable *> DescOf;
+  for (auto &[F, D] : Decisions)
+    if (D.V == Verdict::Instrumented)
+      DescOf[F] = Descs.create(*F, D.Sel, Blocking.contains(F));
+  // In module order: the output must not depend on pointer values.
+  for (auto &[F, D] : Decisions) {
+    if (D.V != Verdict::Instrumented)
+      continue;
+    SmallVector<GlobalVariable *, 8> Callees;
+    for (Function *Callee : getDirectCallees(
+             *F, [&](const Function *G) { return DescOf.contains(G); }))
+      Callees.push_back(DescOf.lookup(Callee));
+    Descs.setCallees(DescOf.lookup(F), Callees);
+  }
   Triple TT(M.getTargetTriple());
   for (auto &[F, D] : Decisions) {
     emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
                        D, DefaultThresholdNs);
     if (D.V == Verdict::Instrumented &&
-        instrumentFunction(*F, Descs.create(*F, D.Sel), Descs.type(), Enter,
-                           Exit, TT))
+        instrumentFunction(*F, DescOf.lookup(F), Descs.type(), Enter, Exit,
+                           TT))
       Stats.countSplit();
   }
   if (statsEnabled())

@@ -9,7 +9,9 @@
 
 using namespace llvm;
 
-static constexpr unsigned DefaultMinInstructions = 20;
+// Off: size says nothing about how long a function runs once it calls
+// something (issue 11); only straight-line leaves are skipped by default.
+static constexpr unsigned DefaultMinInstructions = 0;
 
 static cl::opt<std::string> DefaultThreshold(
     "spiketrap-default-threshold",
@@ -30,7 +32,7 @@ static cl::list<std::string>
 static cl::opt<std::string> MinInstructions(
     "spiketrap-min-instructions",
     cl::desc("Skip functions with fewer IR instructions than this, unless "
-             "they have a loop (default 20; 0 disables the rule)"),
+             "they have a loop (default 0: off)"),
     cl::value_desc("N"), cl::init(std::to_string(DefaultMinInstructions)));
 
 static cl::opt<bool>

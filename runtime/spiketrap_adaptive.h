@@ -7,8 +7,10 @@
 // with at most one near call in kNearShare is skippable. With
 // adaptive=1 its descriptor's `off` is set, and the code the pass emits
 // stops calling the hooks for it; a spike below it is then reported at its
-// nearest caller still timed. skip_list= writes the skippable functions as a
-// list file, so the next compile leaves them out entirely.
+// nearest caller still timed, which names it as a candidate and re-arms it.
+// Functions that can block (the pass says) or that spiked stay timed.
+// skip_list= writes the skippable functions as a list file, so the next
+// compile leaves them out entirely.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_ADAPTIVE_H
@@ -34,6 +36,29 @@ constexpr uint64_t kNearShare = 1024; // skippable: at most 1 near call in this
 // The look, from the enter hook (cold). ThresholdTicks: the frame's own or
 // inherited threshold, 0 for the global one.
 void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks);
+
+// A function stays timed at least this many more calls after a spike above
+// it re-armed it (doubling with each re-arm, up to 256 times as many).
+constexpr uint64_t kRearmCalls = 64 * kAdaptEvery;
+// A spike re-arms at most this many functions, this many calls deep below
+// the spiking one.
+constexpr uint32_t kRearmMax = 256, kRearmDepth = 8;
+
+// The descriptor of D's I-th direct callee (spiketrap_desc::callees).
+inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
+  const int32_t *E = &D->callees[I];
+  return reinterpret_cast<spiketrap_desc *>(
+      const_cast<char *>(reinterpret_cast<const char *>(E) + *E));
+}
+
+// D spiked: never switch it off.
+void adaptKeep(spiketrap_desc *D);
+
+// Time spent in D's own code (or in code it calls that is not timed) made a
+// spike: switch its switched-off callees back on (and theirs, below), so a
+// spike in one of them is caught at its own level next time. Returns how
+// many.
+uint32_t adaptRearmCallees(const spiketrap_desc *D);
 
 // Before a shared object is unloaded: forget its descriptors.
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi);

@@ -47,10 +47,12 @@ void updateStatus(ThreadState &T) {
 
 uint64_t toTicks(uint64_t Ns) { return Ns ? nsToTicks(Ns) : 0; }
 
+uint32_t openFrames(const ThreadState &T) {
+  return T.Depth < kMaxDepth ? T.Depth : kMaxDepth;
+}
+
 bool liveMessage(const ThreadState &T, const MessageSlot &S) {
-  uint32_t D = T.Depth < kMaxDepth ? T.Depth : kMaxDepth;
-  return S.Desc && S.Level < D && T.Frames[S.Level].Desc == S.Desc &&
-         T.Frames[S.Level].Start == S.Start;
+  return liveMessage(T, S, openFrames(T));
 }
 
 // Formats into the current frame's slot of this kind, else into a slot whose
@@ -197,13 +199,7 @@ SPIKETRAP_EXPORT void spiketrap_unpause(void) {
   if (!T || !T->PauseDepth)
     return;
   if (--T->PauseDepth == 0) {
-    uint64_t Paused = now() - T->PauseStart;
-    for (MessageSlot &S : T->Messages)
-      if (liveMessage(*T, S))
-        S.Start += Paused;
-    uint32_t D = T->Depth < kMaxDepth ? T->Depth : kMaxDepth;
-    for (uint32_t I = 0; I < D; ++I)
-      T->Frames[I].Start += Paused;
+    shiftOpenFrames(*T, openFrames(*T), now() - T->PauseStart);
   }
   updateStatus(*T);
 }

@@ -93,5 +93,5 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link
 // without the runtime, or with a runtime of another layout, names this symbol.
-SPIKETRAP_EXPORT const char __spiketrap_abi_v1 = 1;
-static_assert(SPIKETRAP_ABI_VERSION == 1, "rename __spiketrap_abi_v1 to match");
+SPIKETRAP_EXPORT const char __spiketrap_abi_v2 = 1;
+static_assert(SPIKETRAP_ABI_VERSION == 2, "rename __spiketrap_abi_v2 to match");

@@ -204,6 +204,15 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format(",\"frame\":{}", R.Frame);
   if (R.Signo) // run by a signal handler, from level SignalLevel on
     B.format(",\"signal\":{},\"signal_level\":{}", R.Signo, R.SignalLevel);
+  if (R.Rearmed) { // its self time may be theirs: they were not timed
+    const char *Sep = "";
+    B.format(",\"untimed_callees\":[");
+    forEachCandidate(R, [&](const spiketrap_desc *C) {
+      B.format("{}{}", Sep, M.functionId(C));
+      Sep = ",";
+    });
+    B.push_back(']');
+  }
   B.format(",\"stack\":[");
   for (uint32_t L = 0; L < R.Levels; ++L) {
     size_t Own = L + 1 == R.Levels ? I : M.ownSpike(I, L);

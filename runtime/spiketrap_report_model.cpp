@@ -120,8 +120,10 @@ size_t ReportModel::functionId(const spiketrap_desc *D) const {
 
 bool ReportModel::buildFunctions() {
   size_t Levels = 0;
-  for (size_t I = 0; I < Count; ++I)
+  for (size_t I = 0; I < Count; ++I) {
     Levels += Records[I]->Levels;
+    forEachCandidate(*Records[I], [&](const spiketrap_desc *) { ++Levels; });
+  }
   Array<const spiketrap_desc *> All(Levels);
   // Spikes by function, then duration: each function's are then a sorted run.
   Array<size_t> ByFunction(Count);
@@ -130,11 +132,17 @@ bool ReportModel::buildFunctions() {
     return false;
   }
   size_t N = 0;
-  for (size_t I = 0; I < Count; ++I)
+  for (size_t I = 0; I < Count; ++I) {
     for (uint32_t L = 0; L < Records[I]->Levels; ++L)
       All[N++] = Records[I]->Level[L].Desc;
-  std::sort(All.begin(), All.end());
-  const spiketrap_desc **Last = std::unique(All.begin(), All.end());
+    // Bounded: hooks on other threads may re-arm more meanwhile.
+    forEachCandidate(*Records[I], [&](const spiketrap_desc *C) {
+      if (N < Levels)
+        All[N++] = C;
+    });
+  }
+  std::sort(All.begin(), All.begin() + N);
+  const spiketrap_desc **Last = std::unique(All.begin(), All.begin() + N);
   NumFunctions = size_t(Last - All.begin());
 
   for (size_t I = 0; I < Count; ++I)

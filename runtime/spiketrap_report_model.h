@@ -11,6 +11,7 @@
 #ifndef SPIKETRAP_REPORT_MODEL_H
 #define SPIKETRAP_REPORT_MODEL_H
 
+#include "spiketrap_adaptive.h"
 #include "spiketrap_array.h"
 #include "spiketrap_spikes.h"
 
@@ -55,8 +56,8 @@ public:
   // Record index of the I-th leaf spike, in group order.
   size_t leaf(size_t I) const { return Leaves[I]; }
 
-  // Every function in any stack, by id: those that spiked first, worst
-  // first; then the rest (callers that never spiked).
+  // Every function in any stack or named as a candidate, by id: those that
+  // spiked first, worst first; then the rest (callers that never spiked).
   size_t numFunctions() const { return NumFunctions; }
   size_t numSpiking() const { return NumSpiking; }
   const FunctionStats &function(size_t Id) const { return Functions[Id]; }
@@ -93,6 +94,20 @@ private:
   Array<DescId> Ids; // sorted by Desc
   size_t Count = 0, NumGroups = 0, NumFunctions = 0, NumSpiking = 0;
 };
+
+// The candidates of record R: callees of its spiking function that adaptive
+// mode had switched off when time turned up in the function's own code,
+// which the spike switched on again (spiketrap_desc::callees). Calls
+// F(const spiketrap_desc *) for each; none unless R.Rearmed.
+template <typename Fn> void forEachCandidate(const SpikeRecord &R, Fn F) {
+  if (!R.Rearmed)
+    return;
+  const spiketrap_desc *D = R.Level[R.Levels - 1].Desc;
+  for (uint32_t I = 0; I < D->num_callees; ++I)
+    if (const spiketrap_desc *C = calleeAt(D, I);
+        __atomic_load_n(&C->rearms, __ATOMIC_RELAXED))
+      F(C);
+}
 
 // Threshold ticks as nanoseconds; kNever (an ignored frame) stays kNever.
 uint64_t thresholdNs(uint64_t Ticks);

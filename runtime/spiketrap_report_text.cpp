@@ -119,6 +119,29 @@ void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
     B.format("        over threshold: {}\n", Msg);
 }
 
+// A spike whose time was in its function's own code while callees were
+// switched off (adaptive mode) may belong to one of them: say so, by name.
+void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
+  size_t Times = 0, Last = kNone;
+  for (size_t I = 0; I < G.Times; ++I)
+    if (M.record(M.leaf(G.First + I)).Rearmed)
+      ++Times, Last = M.leaf(G.First + I);
+  if (!Times)
+    return;
+  const SpikeRecord &R = M.record(Last);
+  B.format("  untimed: ");
+  if (G.Times > 1)
+    B.format("in {} of these spikes, ", Times);
+  B.format("{}'s self time may be in callees adaptive mode had switched "
+           "off (timed again since):\n",
+           R.Level[R.Levels - 1].Desc->name);
+  forEachCandidate(R, [&](const spiketrap_desc *C) {
+    B.format("    candidate: ");
+    printLocation(B, C);
+    B.push_back('\n');
+  });
+}
+
 void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   const SpikeRecord &R = M.record(G.Worst);
   B.format("spike: ");
@@ -168,6 +191,7 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
     B.push_back('\n');
     printMessages(B, R, L);
   }
+  printCandidates(B, M, G);
   printOtherThreads(B, M, G);
 }
 

@@ -1,7 +1,9 @@
 //===- spiketrap_spikes.cpp - Spike record arena --------------------------===//
 #include "spiketrap_spikes.h"
+#include "spiketrap_adaptive.h"
 #include "spiketrap_signal.h"
 
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,6 +20,53 @@ uint64_t Recorded;
 uint64_t Dropped;
 uint32_t Pid;
 constexpr uint32_t kComplete = 1, kEndOfArena = 2; // SpikeRecord::Committed
+
+// Pages are made resident ahead of the records, kPrefault bytes at a time,
+// so recording a spike takes no page fault (tens of microseconds on a VM,
+// seen by whoever timed the call around it).
+constexpr uint64_t kPrefault = 64 << 10;
+uint64_t Prefaulted; // bytes of the arena made resident
+
+// Makes the arena resident up to Upto (rounded up to kPrefault) without
+// changing a byte: an atomic add of 0 per page faults it in for writing,
+// safe while other threads write records there.
+void prefault(uint64_t Upto) {
+  uint64_t Have = __atomic_load_n(&Prefaulted, __ATOMIC_RELAXED);
+  while (Have < Upto && Have < ArenaSize) {
+    uint64_t Want = Have + kPrefault < ArenaSize ? Have + kPrefault : ArenaSize;
+    if (!__atomic_compare_exchange_n(&Prefaulted, &Have, Want, false,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      continue; // another thread took this chunk; Have is reloaded
+    for (uint64_t Off = Have; Off < Want; Off += 4096)
+      __atomic_fetch_add(reinterpret_cast<uint64_t *>(Arena + Off), 0,
+                         __ATOMIC_RELAXED);
+    Have = Want;
+  }
+}
+// The code of the rare paths (recording, re-arming, the cold halves of the
+// hooks) runs first at the first spike, where faulting its pages in (tens of
+// microseconds on a VM) lands inside the caller's measurement. Map the
+// runtime's code in now: the PT_LOAD segment holding this function, at most
+// 1 MiB around it (the runtime's code is one object's, in one piece).
+int warmSegment(dl_phdr_info *Info, size_t, void *Addr) {
+  uintptr_t A = uintptr_t(Addr);
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    uintptr_t Lo = Info->dlpi_addr + P.p_vaddr, Hi = Lo + P.p_memsz;
+    if (P.p_type != PT_LOAD || A < Lo || A >= Hi)
+      continue;
+    constexpr uintptr_t kAround = 1 << 20, kPage = 4096;
+    Lo = (A - Lo > kAround ? A - kAround : Lo) & ~(kPage - 1);
+    Hi = Hi - A > kAround ? A + kAround : Hi;
+    madvise(reinterpret_cast<void *>(Lo), Hi - Lo, MADV_POPULATE_READ);
+    return 1;
+  }
+  return 0;
+}
+
+void warmCode() {
+  dl_iterate_phdr(warmSegment, reinterpret_cast<void *>(&recordSpike));
+}
 } // namespace
 
 void spikesInit(uint64_t Bytes) {
@@ -29,17 +78,13 @@ void spikesInit(uint64_t Bytes) {
   Arena = static_cast<char *>(P);
   ArenaSize = Bytes;
   Pid = uint32_t(getpid());
+  prefault(kPrefault);
+  warmCode();
 }
 
 uint64_t frameNumber;
 
 namespace {
-// Whether message slot S still belongs to an open frame of T below Depth.
-bool liveMessage(const ThreadState &T, const MessageSlot &S, uint32_t Depth) {
-  return S.Desc && S.Level < Depth && T.Frames[S.Level].Desc == S.Desc &&
-         T.Frames[S.Level].Start == S.Start;
-}
-
 // Reserves a record of Levels levels and Messages messages; null when full.
 SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
   uint64_t Size = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel) +
@@ -62,6 +107,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
   R->IsFrame = 0;
   R->Signo = 0;
   R->SignalLevel = 0;
+  R->Rearmed = 0;
   return R;
 }
 
@@ -82,13 +128,11 @@ void commit(ThreadState &T, SpikeRecord *R) {
 }
 } // namespace
 
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
-  uint32_t Messages = 0;
-  for (const MessageSlot &S : T.Messages)
-    Messages += liveMessage(T, S, Depth);
-  SpikeRecord *R = reserve(Depth, Messages);
-  if (!R)
-    return;
+namespace {
+// Fills R with the Depth open frames of T, the last of which ends at End,
+// and their live messages (Messages of them).
+void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
+                uint32_t Messages) {
   R->End = End;
   // Handlers left by siglongjmp are dropped first, judged by the spiking call.
   uint32_t Floor = signalFloor(T, uintptr_t(T.Frames[Depth - 1].Addr));
@@ -111,7 +155,33 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
       M[N++].Text[kMessageBytes - 1] = 0;
     }
   R->NumMessages = N;
-  commit(T, R);
+}
+
+} // namespace
+
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
+  uint32_t Messages = 0;
+  for (const MessageSlot &S : T.Messages)
+    Messages += liveMessage(T, S, Depth);
+  SpikeRecord *R = reserve(Depth, Messages);
+  const Frame &Top = T.Frames[Depth - 1];
+  uint64_t Threshold = Top.Threshold ? Top.Threshold : globalThresholdTicks;
+  // Time in the spiking function's own code may be time in callees adaptive
+  // mode switched off: time them again, so a spike that recurs is caught at
+  // its own level (the report names them as candidates).
+  uint32_t Rearmed = 0;
+  if ((End - Top.Start - Top.ChildTicks) * 2 >= Threshold)
+    Rearmed = adaptRearmCallees(Top.Desc);
+  // A function that spiked is what we are looking for: keep timing it.
+  adaptKeep(const_cast<spiketrap_desc *>(Top.Desc));
+  if (R) {
+    fillRecord(T, R, Depth, End, Messages);
+    R->Rearmed = Rearmed;
+    commit(T, R);
+    // The next records' pages, now rather than inside a later spike.
+    prefault(uint64_t(reinterpret_cast<char *>(R) - Arena) + R->Size +
+             kPrefault / 2);
+  }
 }
 
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
@@ -146,6 +216,9 @@ const SpikeRecord *spikeAt(uint64_t Off) {
 void spikesAfterForkChild() {
   ArenaUsed = Recorded = Dropped = frameNumber = 0;
   Pid = uint32_t(getpid());
+  // The parent's resident pages are shared copy-on-write: fault ours in.
+  Prefaulted = 0;
+  prefault(kPrefault);
 }
 
 namespace {
@@ -171,6 +244,8 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
   C->Desc.name = Name;
   C->Desc.file = File;
   C->Desc.channel = nullptr;
+  C->Desc.callees = nullptr; // relative to the unloaded object
+  C->Desc.num_callees = 0;
   C->Next = Owned;
   Owned = C;
   return &C->Desc;

@@ -41,6 +41,9 @@ struct SpikeRecord {
   uint64_t Frame;       // spiketrap_frame_mark count at End, 0: never marked
   uint32_t NumMessages; // SpikeMessages after the levels, by level
   uint32_t IsFrame;     // a frame over its budget (spiketrap_frame_mark)
+  uint32_t Rearmed;     // switched-off callees of the spiking function that
+                        // this spike timed again (its self time had them)
+  uint32_t Reserved;
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
 

@@ -85,6 +85,23 @@ struct ThreadState {
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 
+// Whether message slot S still belongs to an open frame of T below Depth.
+inline bool liveMessage(const ThreadState &T, const MessageSlot &S,
+                        uint32_t Depth) {
+  return S.Desc && S.Level < Depth && T.Frames[S.Level].Desc == S.Desc &&
+         T.Frames[S.Level].Start == S.Start;
+}
+
+// The Below lowest open frames of T, and their messages, start Ticks later:
+// time the user paused is no one's.
+inline void shiftOpenFrames(ThreadState &T, uint32_t Below, uint64_t Ticks) {
+  for (MessageSlot &S : T.Messages)
+    if (liveMessage(T, S, Below))
+      S.Start += Ticks;
+  for (uint32_t I = 0; I < Below; ++I)
+    T.Frames[I].Start += Ticks;
+}
+
 extern __thread ThreadState threadState
     __attribute__((tls_model("initial-exec"))) SPIKETRAP_INTERNAL;
 

@@ -16,7 +16,7 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 1
+#define SPIKETRAP_ABI_VERSION 2
 
 /* spiketrap_desc.flags */
 enum {
@@ -33,7 +33,8 @@ enum {
 
 /* One per instrumented function, emitted by the pass as a private global.
  * The plugin's layout of this struct lives in plugin/Descriptor.cpp. The
- * last four fields belong to the runtime; the others are constant. */
+ * runtime writes calls, off, skippable, near_calls, rearms and timed_until;
+ * the others are constant. */
 typedef struct spiketrap_desc {
   uint32_t flags;                 /* SPIKETRAP_DESC_* */
   uint32_t line;                  /* 0 when built without debug info */
@@ -48,6 +49,18 @@ typedef struct spiketrap_desc {
                      pass emits tests this and skips both hooks */
   uint32_t skippable; /* called very often, never close to its threshold */
   uint64_t near_calls; /* calls that took 1/20 of their threshold or more */
+  /* The instrumented functions of the same module this one calls directly:
+   * entry i is the offset from &callees[i] to the callee's descriptor (no
+   * relocation). When time turns up in this function's own code, these are
+   * the switched-off candidates adaptive mode times again. NULL if none. */
+  const int32_t *callees;
+  uint32_t num_callees;
+  uint32_t rearms; /* written by the runtime: times its candidates re-armed
+                      it (each keeps it timed for longer) */
+  /* Adaptive mode leaves the function timed while `calls` is below this. The
+   * pass sets UINT64_MAX for functions that can block (sleep, lock, I/O);
+   * the runtime raises it for functions that spiked or were re-armed. */
+  uint64_t timed_until;
 } spiketrap_desc;
 
 /* Called by instrumented code. `frame` is the address of the instrumented

@@ -7,7 +7,8 @@
 // Adaptive mode: functions called very often that never come near their
 // threshold are switched off after 4096 calls (they stop calling the hooks
 // at all), so a late spike below them is reported at their nearest caller
-// still timed. With adaptive=0 every call stays timed.
+// still timed, which names its switched-off callees as candidates (and times
+// them again: rearm.c). With adaptive=0 every call stays timed.
 
 #include "../e2e/Inputs/spin.h"
 
@@ -30,7 +31,9 @@ int main(void) {
 // ON: spike: {{.*}} in run ({{.*}}switch-off.c:{{[0-9]+}})
 // ON-NEXT: thread main
 // ON-NEXT: #0 main
-// ON-NEXT: #1 run
+// ON-NEXT: #1 run {{.*}}(self {{[0-9.]+}} ms, callees
+// ON-NEXT: untimed: run's self time may be in callees adaptive mode had switched off (timed again since):
+// ON-NEXT: candidate: hot ({{.*}}switch-off.c:19)
 // ON-NOT: #2
 // main, run, and 4096 calls each of hot and leaf before the switch-off.
 // ON: spiketrap: {{[0-9]+}} spikes, 8194 instrumented calls

@@ -11,14 +11,14 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: @[[WORK:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [14 x i8] c"ns::work(int)\00"
 ; CHECK: @[[FILE:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"work.cpp\00"
-; CHECK: @__spiketrap_desc._ZN2ns4workEi = private global { i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64 } { i32 0, i32 7, ptr @[[WORK]], ptr @[[FILE]], i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0 }
+; CHECK: @__spiketrap_desc._ZN2ns4workEi = private global { i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64, ptr, i32, i32, i64 } { i32 0, i32 7, ptr @[[WORK]], ptr @[[FILE]], i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0, ptr null, i32 0, i32 0, i64 0 }
 define i32 @_ZN2ns4workEi(i32 %x) !dbg !5 {
   ret i32 %x
 }
 
 ; The file name string is shared, not emitted twice.
 ; CHECK-NOT: c"work.cpp\00"
-; CHECK: @__spiketrap_desc.helper = private global { i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64 } { i32 0, i32 12, ptr @{{.*}}, ptr @[[FILE]], i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0 }
+; CHECK: @__spiketrap_desc.helper = private global { i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64, ptr, i32, i32, i64 } { i32 0, i32 12, ptr @{{.*}}, ptr @[[FILE]], i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0, ptr null, i32 0, i32 0, i64 0 }
 define void @helper() !dbg !9 {
   ret void
 }
@@ -26,16 +26,16 @@ define void @helper() !dbg !9 {
 ; Without debug info: the name only, file "" and line 0.
 ; CHECK: @[[PLAIN:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [6 x i8] c"plain\00"
 ; CHECK: @[[EMPTY:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [1 x i8] zeroinitializer
-; CHECK: @__spiketrap_desc.plain = private global { i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64 } { i32 0, i32 0, ptr @[[PLAIN]], ptr @[[EMPTY]], i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0 }
+; CHECK: @__spiketrap_desc.plain = private global { i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64, ptr, i32, i32, i64 } { i32 0, i32 0, ptr @[[PLAIN]], ptr @[[EMPTY]], i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0, ptr null, i32 0, i32 0, i64 0 }
 define void @plain() {
   ret void
 }
 
-; CHECK: @__spiketrap_abi_v1 = external global i8
-; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v1
+; CHECK: @__spiketrap_abi_v2 = external global i8
+; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v2
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
-; The emitted object has the C layout of spiketrap_desc (72 bytes on x86-64),
+; The emitted object has the C layout of spiketrap_desc (96 bytes on x86-64),
 ; in writable data: the runtime counts calls in it and switches it off.
 ; ASM-LABEL: .L__spiketrap_desc.plain:
 ; ASM-NEXT:    .long 0
@@ -49,8 +49,12 @@ define void @plain() {
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .quad 0
-; ASM-NEXT:    .size .L__spiketrap_desc.plain, 72
-; ASM:       .quad __spiketrap_abi_v1
+; ASM-NEXT:    .quad 0
+; ASM-NEXT:    .long 0
+; ASM-NEXT:    .long 0
+; ASM-NEXT:    .quad 0
+; ASM-NEXT:    .size .L__spiketrap_desc.plain, 96
+; ASM:       .quad __spiketrap_abi_v2
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}

@@ -1,31 +1,33 @@
 ; RUN: %opt -passes=spiketrap -pass-remarks=spiketrap -pass-remarks-missed=spiketrap \
 ; RUN:   -disable-output %s 2>&1 | FileCheck %s --check-prefix=DEF
 ; RUN: %opt -passes=spiketrap -pass-remarks=spiketrap -pass-remarks-missed=spiketrap \
-; RUN:   -spiketrap-min-instructions=0 -disable-output %s 2>&1 | FileCheck %s --check-prefix=MIN0
+; RUN:   -spiketrap-min-instructions=20 -disable-output %s 2>&1 | FileCheck %s --check-prefix=MIN20
 ; RUN: %opt -passes=spiketrap -pass-remarks=spiketrap -pass-remarks-missed=spiketrap \
-; RUN:   -spiketrap-loops=false -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOLOOPS
+; RUN:   -spiketrap-min-instructions=20 -spiketrap-loops=false -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOLOOPS
 ; RUN: %opt -passes=spiketrap -pass-remarks=spiketrap -pass-remarks-missed=spiketrap \
-; RUN:   -spiketrap-skip-leaves=false -disable-output %s 2>&1 | FileCheck %s --check-prefix=LEAVES
+; RUN:   -spiketrap-min-instructions=20 -spiketrap-skip-leaves=false -disable-output %s 2>&1 | FileCheck %s --check-prefix=LEAVES
 ; RUN: %opt -passes=spiketrap -pass-remarks=spiketrap -pass-remarks-missed=spiketrap \
 ; RUN:   -spiketrap-instrument-all -disable-output %s 2>&1 | FileCheck %s --check-prefix=ALL
 ; RUN: %opt -passes=spiketrap -spiketrap-min-instructions=lots -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=BAD
 
-; The size rules, each with its switch: functions below
-; -spiketrap-min-instructions (default 20) are skipped unless they have a loop
-; (-spiketrap-loops, irreducible cycles count), loop-free functions that call
-; nothing are skipped (-spiketrap-skip-leaves; memcpy counts as a call), and
-; -spiketrap-instrument-all overrides both. A bad number keeps the default.
+; The size rules, each with its switch: by default every function with a
+; call or a loop is kept, however small (a small wrapper can block); only
+; loop-free functions that call nothing are skipped (-spiketrap-skip-leaves;
+; memcpy counts as a call). The opt-in -spiketrap-min-instructions skips
+; smaller functions unless they have a loop (-spiketrap-loops, irreducible
+; cycles count); -spiketrap-instrument-all overrides both. A bad number keeps
+; the default.
 
-; BAD: warning: spiketrap: ignoring -spiketrap-min-instructions='lots': expected a whole number of IR instructions; using 20
+; BAD: warning: spiketrap: ignoring -spiketrap-min-instructions='lots': expected a whole number of IR instructions; using 0
 
 target triple = "x86_64-unknown-linux-gnu"
 
 declare void @work()
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
-; DEF:     not instrumented 'wrapper': too small: 2 IR instructions < -spiketrap-min-instructions=20, no loop
-; MIN0:    instrumented 'wrapper' (2 IR instructions)
+; DEF:     instrumented 'wrapper' (makes calls)
+; MIN20:   not instrumented 'wrapper': too small: 2 IR instructions < -spiketrap-min-instructions=20, no loop
 ; NOLOOPS: not instrumented 'wrapper': too small
 ; LEAVES:  not instrumented 'wrapper': too small
 ; ALL:     instrumented 'wrapper' (-spiketrap-instrument-all)
@@ -34,16 +36,16 @@ define void @wrapper() {
   ret void
 }
 
-; DEF:     not instrumented 'copier': too small: 2 IR instructions
-; MIN0:    instrumented 'copier' (2 IR instructions)
+; DEF:     instrumented 'copier' (makes calls)
+; MIN20:   not instrumented 'copier': too small: 2 IR instructions
 ; ALL:     instrumented 'copier' (-spiketrap-instrument-all)
 define void @copier(ptr %d, ptr %s, i64 %n) {
   call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %s, i64 %n, i1 false)
   ret void
 }
 
-; DEF:     not instrumented 'caller3': too small: 4 IR instructions
-; MIN0:    instrumented 'caller3' (4 IR instructions)
+; DEF:     instrumented 'caller3' (makes calls)
+; MIN20:   not instrumented 'caller3': too small: 4 IR instructions
 define void @caller3() {
   call void @work()
   call void @work()
@@ -52,7 +54,7 @@ define void @caller3() {
 }
 
 ; DEF:     not instrumented 'leaf': leaf: no loop and no calls (-spiketrap-skip-leaves)
-; MIN0:    not instrumented 'leaf': leaf: no loop and no calls
+; MIN20:   not instrumented 'leaf': leaf: no loop and no calls
 ; NOLOOPS: not instrumented 'leaf': leaf
 ; LEAVES:  not instrumented 'leaf': too small: 5 IR instructions < -spiketrap-min-instructions=20, no loop
 ; ALL:     instrumented 'leaf' (-spiketrap-instrument-all)
@@ -65,7 +67,7 @@ define i32 @leaf(i32 %x) {
 }
 
 ; DEF:     instrumented 'small_loop' (has a loop)
-; MIN0:    instrumented 'small_loop' (has a loop)
+; MIN20:   instrumented 'small_loop' (has a loop)
 ; NOLOOPS: not instrumented 'small_loop': too small: 6 IR instructions < -spiketrap-min-instructions=20, loops not exempt (-spiketrap-loops=false)
 ; LEAVES:  instrumented 'small_loop' (has a loop)
 ; ALL:     instrumented 'small_loop' (-spiketrap-instrument-all)

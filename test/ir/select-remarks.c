@@ -1,6 +1,6 @@
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o \
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o -mllvm -spiketrap-min-instructions=20 \
 // RUN:   -Rpass=spiketrap -Rpass-missed=spiketrap 2>&1 | FileCheck %s
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o \
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o -mllvm -spiketrap-min-instructions=20 \
 // RUN:   -fsave-optimization-record -foptimization-record-file=%t.yaml
 // RUN: FileCheck %s --check-prefix=YAML < %t.yaml
 

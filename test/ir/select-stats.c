@@ -1,8 +1,8 @@
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o \
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o -mllvm -spiketrap-min-instructions=20 \
 // RUN:   -mllvm -spiketrap-stats 2>&1 | FileCheck %s
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -c %s -o %t.o \
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -c %s -o %t.o -mllvm -spiketrap-min-instructions=20 \
 // RUN:   -mllvm -spiketrap-stats 2>&1 | FileCheck %s --check-prefix=O2
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o \
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O0 -c %s -o %t.o -mllvm -spiketrap-min-instructions=20 \
 // RUN:   -Xclang -print-stats 2>&1 | FileCheck %s --check-prefix=LLVM-STATS
 
 // -mllvm -spiketrap-stats prints one summary line per module; the same counts

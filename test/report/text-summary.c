@@ -35,7 +35,7 @@ int main(void) {
 // CHECK-NEXT: spike: {{[0-9.]+}} ms in load_zone ({{.*}}text-summary.c:11), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 2 times, the worst is shown
 // CHECK-NEXT:   #0  main ({{.*}}text-summary.c:22){{$}}
-// CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms (self {{[0-9.]+ [mu]?s}}, callees {{[0-9.]+}} ms)
+// CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms (self {{[0-9.]+ [nmu]?s}}, callees {{[0-9.]+}} ms)
 // CHECK-NEXT:   #2  load_zone ({{.*}}text-summary.c:11)  {{[0-9.]+}} ms > 1.000 ms{{$}}
 // CHECK-NEXT: spike: {{[0-9.]+}} ms in draw ({{.*}}text-summary.c:12), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 4 times, the worst is shown

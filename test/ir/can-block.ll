@@ -1,0 +1,64 @@
+; RUN: %opt -passes=spiketrap -S %s | FileCheck %s
+
+; A function that can block (sleep, lock, I/O, a system call) may wait once
+; in a thousand calls for far longer than its threshold: its descriptor's
+; timed_until is UINT64_MAX, so adaptive mode never switches it off. Callers
+; in the same module through direct calls can block too; pure computation
+; keeps 0 (adaptive mode decides).
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare i32 @nanosleep(ptr, ptr)
+declare i32 @pthread_mutex_lock(ptr)
+declare i64 @read(i32, ptr, i64)
+declare void @_ZNSt11this_thread11__sleep_forENSt6chrono8durationIlSt5ratioILl1ELl1EEEENS1_IlS2_ILl1ELl1000000000EEEE(i64, i64)
+declare void @compute()
+
+; CHECK: @__spiketrap_desc.sleeper = {{.*}}, i64 -1 }
+define void @sleeper(ptr %ts) {
+  call i32 @nanosleep(ptr %ts, ptr null)
+  ret void
+}
+
+; CHECK: @__spiketrap_desc.locker = {{.*}}, i64 -1 }
+define void @locker(ptr %m) {
+  call i32 @pthread_mutex_lock(ptr %m)
+  ret void
+}
+
+; CHECK: @__spiketrap_desc.reader = {{.*}}, i64 -1 }
+define void @reader(ptr %buf) {
+  call i64 @read(i32 0, ptr %buf, i64 16)
+  ret void
+}
+
+; std::this_thread::sleep_for calls this out of line in libstdc++.
+; CHECK: @__spiketrap_desc.cxx_sleeper = {{.*}}, i64 -1 }
+define void @cxx_sleeper() {
+  call void @_ZNSt11this_thread11__sleep_forENSt6chrono8durationIlSt5ratioILl1ELl1EEEENS1_IlS2_ILl1ELl1000000000EEEE(i64 0, i64 1000)
+  ret void
+}
+
+; CHECK: @__spiketrap_desc.raw_syscall = {{.*}}, i64 -1 }
+define void @raw_syscall() {
+  call void asm sideeffect "syscall", "~{rax},~{rcx},~{r11}"()
+  ret void
+}
+
+; Two levels above a blocking call, through direct calls.
+; CHECK: @__spiketrap_desc.outer = {{.*}}, i64 -1 }
+define void @outer() {
+  call void @middle()
+  ret void
+}
+; CHECK: @__spiketrap_desc.middle = {{.*}}, i64 -1 }
+define void @middle() {
+  call void @sleeper(ptr null)
+  ret void
+}
+
+; CHECK: @__spiketrap_desc.pure = {{.*}}, i64 0 }
+define void @pure() {
+  call void @compute()
+  ret void
+}
