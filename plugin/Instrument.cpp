@@ -215,6 +215,31 @@ static bool instrumentFunction(Function &F, GlobalVariable *Desc,
   return Split.has_value();
 }
 
+/// One descriptor per instrumented function, each pointing at those of the
+/// instrumented functions it calls directly; functions that can block are
+/// marked to stay timed.
+static DenseMap<const Function *, GlobalVariable *>
+createDescriptors(Module &M,
+                  ArrayRef<std::pair<Function *, Decision>> Decisions,
+                  DescriptorBuilder &Descs) {
+  DenseSet<const Function *> Blocking = findBlockingFunctions(M);
+  DenseMap<const Function *, GlobalVariable *> DescOf;
+  for (auto &[F, D] : Decisions)
+    if (D.V == Verdict::Instrumented)
+      DescOf[F] = Descs.create(*F, D.Sel, Blocking.contains(F));
+  // In module order: the output must not depend on pointer values.
+  for (auto &[F, D] : Decisions) {
+    if (D.V != Verdict::Instrumented)
+      continue;
+    SmallVector<GlobalVariable *, 8> Callees;
+    for (Function *Callee : getDirectCallees(
+             *F, [&](const Function *G) { return DescOf.contains(G); }))
+      Callees.push_back(DescOf.lookup(Callee));
+    Descs.setCallees(DescOf.lookup(F), Callees);
+  }
+  return DescOf;
+}
+
 PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
@@ -239,24 +264,8 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Enter = getHook(M, "__spiketrap_enter");
     Exit = getHook(M, "__spiketrap_exit");
   }
-  // Every descriptor first, so each can point at those of its callees.
-  DenseSet<const Function *> Blocking;
-  if (Any)
-    Blocking = findBlockingFunctions(M);
-  DenseMap<const Function *, GlobalVariable *> DescOf;
-  for (auto &[F, D] : Decisions)
-    if (D.V == Verdict::Instrumented)
-      DescOf[F] = Descs.create(*F, D.Sel, Blocking.contains(F));
-  // In module order: the output must not depend on pointer values.
-  for (auto &[F, D] : Decisions) {
-    if (D.V != Verdict::Instrumented)
-      continue;
-    SmallVector<GlobalVariable *, 8> Callees;
-    for (Function *Callee : getDirectCallees(
-             *F, [&](const Function *G) { return DescOf.contains(G); }))
-      Callees.push_back(DescOf.lookup(Callee));
-    Descs.setCallees(DescOf.lookup(F), Callees);
-  }
+  DenseMap<const Function *, GlobalVariable *> DescOf =
+      createDescriptors(M, Decisions, Descs);
   Triple TT(M.getTargetTriple());
   for (auto &[F, D] : Decisions) {
     emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
