@@ -16,50 +16,48 @@ using namespace spiketrap;
 static const StringSet<> &getBlockingNames() {
   static const StringSet<> Names = {
       // sleeping
-      "nanosleep", "clock_nanosleep", "usleep", "sleep", "pause",
-      "sched_yield", "sigsuspend", "sigwait", "sigwaitinfo", "sigtimedwait",
+      "nanosleep", "clock_nanosleep", "usleep", "sleep", "pause", "sched_yield",
+      "sigsuspend", "sigwait", "sigwaitinfo", "sigtimedwait",
       // locks, condition variables, semaphores, joins
       "pthread_mutex_lock", "pthread_mutex_timedlock",
-      "pthread_mutex_clocklock", "pthread_cond_wait",
-      "pthread_cond_timedwait", "pthread_cond_clockwait",
-      "pthread_rwlock_rdlock", "pthread_rwlock_wrlock",
-      "pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock",
-      "pthread_rwlock_clockrdlock", "pthread_rwlock_clockwrlock",
-      "pthread_spin_lock", "pthread_barrier_wait", "pthread_join",
-      "pthread_timedjoin_np", "sem_wait", "sem_timedwait", "sem_clockwait",
-      "mtx_lock", "mtx_timedlock", "cnd_wait", "cnd_timedwait", "thrd_join",
-      "thrd_sleep", "flock", "lockf", "fcntl", "fcntl64",
+      "pthread_mutex_clocklock", "pthread_cond_wait", "pthread_cond_timedwait",
+      "pthread_cond_clockwait", "pthread_rwlock_rdlock",
+      "pthread_rwlock_wrlock", "pthread_rwlock_timedrdlock",
+      "pthread_rwlock_timedwrlock", "pthread_rwlock_clockrdlock",
+      "pthread_rwlock_clockwrlock", "pthread_spin_lock", "pthread_barrier_wait",
+      "pthread_join", "pthread_timedjoin_np", "sem_wait", "sem_timedwait",
+      "sem_clockwait", "mtx_lock", "mtx_timedlock", "cnd_wait", "cnd_timedwait",
+      "thrd_join", "thrd_sleep", "flock", "lockf", "fcntl", "fcntl64",
       // I/O and waiting for it
       "read", "write", "pread", "pwrite", "pread64", "pwrite64", "readv",
       "writev", "preadv", "pwritev", "preadv2", "pwritev2", "recv", "recvfrom",
-      "recvmsg", "recvmmsg", "send", "sendto", "sendmsg", "sendmmsg",
-      "accept", "accept4", "connect", "poll", "ppoll", "select", "pselect",
-      "epoll_wait", "epoll_pwait", "epoll_pwait2", "io_getevents",
-      "io_uring_enter", "fsync", "fdatasync", "sync", "syncfs", "msync",
-      "sync_file_range", "open", "open64", "openat", "openat64", "creat",
-      "close", "fopen", "fopen64", "fclose", "fread", "fwrite", "fflush",
-      "fgets", "getline", "getdelim", "msgrcv", "msgsnd", "mq_receive",
-      "mq_send", "mq_timedreceive", "mq_timedsend", "getaddrinfo", "system",
-      "popen", "pclose", "wait", "waitpid", "waitid", "wait3", "wait4",
-      "dlopen", "syscall", "__read_chk", "__pread_chk", "__pread64_chk",
-      "__recv_chk", "__recvfrom_chk", "__poll_chk", "__ppoll_chk",
-      "__fread_chk", "__fgets_chk"};
+      "recvmsg", "recvmmsg", "send", "sendto", "sendmsg", "sendmmsg", "accept",
+      "accept4", "connect", "poll", "ppoll", "select", "pselect", "epoll_wait",
+      "epoll_pwait", "epoll_pwait2", "io_getevents", "io_uring_enter", "fsync",
+      "fdatasync", "sync", "syncfs", "msync", "sync_file_range", "open",
+      "open64", "openat", "openat64", "creat", "close", "fopen", "fopen64",
+      "fclose", "fread", "fwrite", "fflush", "fgets", "getline", "getdelim",
+      "msgrcv", "msgsnd", "mq_receive", "mq_send", "mq_timedreceive",
+      "mq_timedsend", "getaddrinfo", "system", "popen", "pclose", "wait",
+      "waitpid", "waitid", "wait3", "wait4", "dlopen", "syscall", "__read_chk",
+      "__pread_chk", "__pread64_chk", "__recv_chk", "__recvfrom_chk",
+      "__poll_chk", "__ppoll_chk", "__fread_chk", "__fgets_chk"};
   return Names;
 }
 
 /// Out-of-line waits of the C++ runtime (libstdc++ and libc++), by their
 /// mangled prefix; std::mutex and friends inline into the pthread calls.
 static constexpr StringLiteral BlockingCxxPrefixes[] = {
-    "_ZNSt11this_thread11__sleep_for",           // sleep_for, sleep_until
-    "_ZNSt3__111this_thread9sleep_for",          // libc++
-    "_ZNSt18condition_variable4wait",            // wait, wait_until
-    "_ZNSt18condition_variable10_M_wait_until",  // libstdc++ timed waits
-    "_ZNSt3__118condition_variable4wait",        // libc++
+    "_ZNSt11this_thread11__sleep_for",          // sleep_for, sleep_until
+    "_ZNSt3__111this_thread9sleep_for",         // libc++
+    "_ZNSt18condition_variable4wait",           // wait, wait_until
+    "_ZNSt18condition_variable10_M_wait_until", // libstdc++ timed waits
+    "_ZNSt3__118condition_variable4wait",       // libc++
     "_ZNSt3__118condition_variable15__do_timed_wait",
-    "_ZNSt6thread4join",                         // std::thread::join
-    "_ZNSt3__16thread4join",                     // libc++
-    "_ZNSt28__atomic_futex_unsigned_base",       // std::future waits
-    "_ZNSt3__117__assoc_sub_state4wait",         // libc++ future waits
+    "_ZNSt6thread4join",                   // std::thread::join
+    "_ZNSt3__16thread4join",               // libc++
+    "_ZNSt28__atomic_futex_unsigned_base", // std::future waits
+    "_ZNSt3__117__assoc_sub_state4wait",   // libc++ future waits
 };
 
 bool spiketrap::isBlockingCall(const CallBase &CB) {

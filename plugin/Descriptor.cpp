@@ -56,8 +56,8 @@ DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
   Type *Ptr = PointerType::getUnqual(C);
   // A literal struct: a named one would clash with user code that includes
   // spiketrap.h and be renamed.
-  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64, I32,
-                               I32, I64, Ptr, I32, I32, I64});
+  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64, I32, I32,
+                               I64, Ptr, I32, I32, I64});
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -97,10 +97,10 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
       ConstantInt::get(Type::getInt64Ty(C), S.ChildrenThreshold.Ns),
       S.Channel.isSet() ? getString(S.Channel.Name)
                         : ConstantPointerNull::get(PointerType::getUnqual(C)),
-      ConstantInt::get(Type::getInt64Ty(C), 0), // calls
-      ConstantInt::get(Type::getInt32Ty(C), 0), // off
-      ConstantInt::get(Type::getInt32Ty(C), 0), // skippable
-      ConstantInt::get(Type::getInt64Ty(C), 0), // near_calls
+      ConstantInt::get(Type::getInt64Ty(C), 0),            // calls
+      ConstantInt::get(Type::getInt32Ty(C), 0),            // off
+      ConstantInt::get(Type::getInt32Ty(C), 0),            // skippable
+      ConstantInt::get(Type::getInt64Ty(C), 0),            // near_calls
       ConstantPointerNull::get(PointerType::getUnqual(C)), // callees
       ConstantInt::get(Type::getInt32Ty(C), 0),            // num_callees
       ConstantInt::get(Type::getInt32Ty(C), 0),            // rearms
@@ -122,11 +122,10 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
   auto *TableTy = ArrayType::get(I32, Callees.size());
-  auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/true,
-                                   GlobalValue::PrivateLinkage, nullptr,
-                                   "__spiketrap_callees." +
-                                       Desc->getName().drop_front(
-                                           strlen("__spiketrap_desc.")));
+  auto *Table = new GlobalVariable(
+      M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage, nullptr,
+      "__spiketrap_callees." +
+          Desc->getName().drop_front(strlen("__spiketrap_desc.")));
   Table->setAlignment(Align(4));
   // Each entry is relative to its own address: a PC-relative fixup the
   // linker resolves, not a dynamic relocation.
@@ -134,7 +133,8 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
   for (auto [I, Callee] : enumerate(Callees)) {
     Constant *Entry = ConstantExpr::getGetElementPtr(
         TableTy, Table,
-        ArrayRef<Constant *>{ConstantInt::get(I64, 0), ConstantInt::get(I64, I)});
+        ArrayRef<Constant *>{ConstantInt::get(I64, 0),
+                             ConstantInt::get(I64, I)});
     Entries.push_back(ConstantExpr::getTrunc(
         ConstantExpr::getSub(ConstantExpr::getPtrToInt(Callee, I64),
                              ConstantExpr::getPtrToInt(Entry, I64)),

@@ -271,8 +271,7 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
                        D, DefaultThresholdNs);
     if (D.V == Verdict::Instrumented &&
-        instrumentFunction(*F, DescOf.lookup(F), Descs.type(), Enter, Exit,
-                           TT))
+        instrumentFunction(*F, DescOf.lookup(F), Descs.type(), Enter, Exit, TT))
       Stats.countSplit();
   }
   if (statsEnabled())

@@ -35,7 +35,7 @@ void prefault(uint64_t Upto) {
   while (Have < Upto && Have < ArenaSize) {
     uint64_t Want = Have + kPrefault < ArenaSize ? Have + kPrefault : ArenaSize;
     if (!__atomic_compare_exchange_n(&Prefaulted, &Have, Want, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
       continue; // another thread took this chunk; Have is reloaded
     for (uint64_t Off = Have; Off < Want; Off += 4096)
       __atomic_fetch_add(reinterpret_cast<uint64_t *>(Arena + Off), 0,
