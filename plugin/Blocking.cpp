@@ -2,7 +2,7 @@
 
 #include "Blocking.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -12,36 +12,47 @@ using namespace llvm;
 using namespace spiketrap;
 
 /// C library calls that can wait for another thread, a device or a timer
-/// (the _chk forms are what _FORTIFY_SOURCE calls).
-static const StringSet<> &getBlockingNames() {
-  static const StringSet<> Names = {
-      // sleeping
-      "nanosleep", "clock_nanosleep", "usleep", "sleep", "pause", "sched_yield",
-      "sigsuspend", "sigwait", "sigwaitinfo", "sigtimedwait",
-      // locks, condition variables, semaphores, joins
-      "pthread_mutex_lock", "pthread_mutex_timedlock",
-      "pthread_mutex_clocklock", "pthread_cond_wait", "pthread_cond_timedwait",
-      "pthread_cond_clockwait", "pthread_rwlock_rdlock",
-      "pthread_rwlock_wrlock", "pthread_rwlock_timedrdlock",
-      "pthread_rwlock_timedwrlock", "pthread_rwlock_clockrdlock",
-      "pthread_rwlock_clockwrlock", "pthread_spin_lock", "pthread_barrier_wait",
-      "pthread_join", "pthread_timedjoin_np", "sem_wait", "sem_timedwait",
-      "sem_clockwait", "mtx_lock", "mtx_timedlock", "cnd_wait", "cnd_timedwait",
-      "thrd_join", "thrd_sleep", "flock", "lockf", "fcntl", "fcntl64",
-      // I/O and waiting for it
-      "read", "write", "pread", "pwrite", "pread64", "pwrite64", "readv",
-      "writev", "preadv", "pwritev", "preadv2", "pwritev2", "recv", "recvfrom",
-      "recvmsg", "recvmmsg", "send", "sendto", "sendmsg", "sendmmsg", "accept",
-      "accept4", "connect", "poll", "ppoll", "select", "pselect", "epoll_wait",
-      "epoll_pwait", "epoll_pwait2", "io_getevents", "io_uring_enter", "fsync",
-      "fdatasync", "sync", "syncfs", "msync", "sync_file_range", "open",
-      "open64", "openat", "openat64", "creat", "close", "fopen", "fopen64",
-      "fclose", "fread", "fwrite", "fflush", "fgets", "getline", "getdelim",
-      "msgrcv", "msgsnd", "mq_receive", "mq_send", "mq_timedreceive",
-      "mq_timedsend", "getaddrinfo", "system", "popen", "pclose", "wait",
-      "waitpid", "waitid", "wait3", "wait4", "dlopen", "syscall", "__read_chk",
-      "__pread_chk", "__pread64_chk", "__recv_chk", "__recvfrom_chk",
-      "__poll_chk", "__ppoll_chk", "__fread_chk", "__fgets_chk"};
+/// (the _chk forms are what _FORTIFY_SOURCE calls), by how they wait.
+static const StringMap<WaitKind> &getBlockingNames() {
+  static const StringMap<WaitKind> Names = [] {
+    StringMap<WaitKind> M;
+    // Enter the kernel on every call: sleeping, I/O, joins, condition
+    // variables, system calls.
+    for (StringRef N :
+         {"nanosleep", "clock_nanosleep", "usleep", "sleep", "pause",
+          "sched_yield", "sigsuspend", "sigwait", "sigwaitinfo",
+          "sigtimedwait", "pthread_cond_wait", "pthread_cond_timedwait",
+          "pthread_cond_clockwait", "pthread_barrier_wait", "pthread_join",
+          "pthread_timedjoin_np", "cnd_wait", "cnd_timedwait", "thrd_join",
+          "thrd_sleep", "flock", "lockf", "fcntl", "fcntl64", "read", "write",
+          "pread", "pwrite", "pread64", "pwrite64", "readv", "writev",
+          "preadv", "pwritev", "preadv2", "pwritev2", "recv", "recvfrom",
+          "recvmsg", "recvmmsg", "send", "sendto", "sendmsg", "sendmmsg",
+          "accept", "accept4", "connect", "poll", "ppoll", "select",
+          "pselect", "epoll_wait", "epoll_pwait", "epoll_pwait2",
+          "io_getevents", "io_uring_enter", "fsync", "fdatasync", "sync",
+          "syncfs", "msync", "sync_file_range", "open", "open64", "openat",
+          "openat64", "creat", "close", "fopen", "fopen64", "fclose",
+          "msgrcv", "msgsnd", "mq_receive", "mq_send", "mq_timedreceive",
+          "mq_timedsend", "getaddrinfo", "system", "popen", "pclose", "wait",
+          "waitpid", "waitid", "wait3", "wait4", "dlopen", "syscall",
+          "__read_chk", "__pread_chk", "__pread64_chk", "__recv_chk",
+          "__recvfrom_chk", "__poll_chk", "__ppoll_chk"})
+      M[N] = WaitKind::Kernel;
+    // Usually return at once (an uncontended lock, a buffered stream) and
+    // wait only sometimes.
+    for (StringRef N :
+         {"pthread_mutex_lock", "pthread_mutex_timedlock",
+          "pthread_mutex_clocklock", "pthread_rwlock_rdlock",
+          "pthread_rwlock_wrlock", "pthread_rwlock_timedrdlock",
+          "pthread_rwlock_timedwrlock", "pthread_rwlock_clockrdlock",
+          "pthread_rwlock_clockwrlock", "pthread_spin_lock", "sem_wait",
+          "sem_timedwait", "sem_clockwait", "mtx_lock", "mtx_timedlock",
+          "fread", "fwrite", "fflush", "fgets", "getline", "getdelim",
+          "__fread_chk", "__fgets_chk"})
+      M[N] = WaitKind::FastPath;
+    return M;
+  }();
   return Names;
 }
 
@@ -60,19 +71,21 @@ static constexpr StringLiteral BlockingCxxPrefixes[] = {
     "_ZNSt3__117__assoc_sub_state4wait",   // libc++ future waits
 };
 
-bool spiketrap::isBlockingCall(const CallBase &CB) {
+WaitKind spiketrap::getWaitKind(const CallBase &CB) {
   if (const auto *Asm = dyn_cast<InlineAsm>(CB.getCalledOperand())) {
     StringRef S = Asm->getAsmString();
     // x86-64 and AArch64 system calls.
-    return S.contains("syscall") || S.contains("svc");
+    return S.contains("syscall") || S.contains("svc") ? WaitKind::Kernel
+                                                      : WaitKind::None;
   }
   const Function *Callee = CB.getCalledFunction();
   if (!Callee || !Callee->isDeclaration())
-    return false;
+    return WaitKind::None;
   StringRef Name = Callee->getName();
-  return getBlockingNames().contains(Name) ||
-         any_of(BlockingCxxPrefixes,
-                [&](StringRef P) { return Name.starts_with(P); });
+  if (any_of(BlockingCxxPrefixes,
+             [&](StringRef P) { return Name.starts_with(P); }))
+    return WaitKind::Kernel;
+  return getBlockingNames().lookup(Name);
 }
 
 SmallVector<Function *, 8>
@@ -87,31 +100,10 @@ spiketrap::getDirectCallees(Function &F,
   return SmallVector<Function *, 8>(Callees.begin(), Callees.end());
 }
 
-DenseSet<const Function *> spiketrap::findBlockingFunctions(Module &M) {
-  DenseSet<const Function *> Blocking;
-  SmallVector<const Function *, 16> Work;
-  // Callers of each defined function, through direct calls in this module.
-  DenseMap<const Function *, SmallVector<const Function *, 4>> Callers;
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    bool Blocks = false;
-    for (Instruction &I : instructions(F))
-      if (auto *CB = dyn_cast<CallBase>(&I)) {
-        Blocks |= isBlockingCall(*CB);
-        if (const Function *Callee = CB->getCalledFunction();
-            Callee && !Callee->isDeclaration() && Callee != &F)
-          Callers[Callee].push_back(&F);
-      }
-    if (Blocks && Blocking.insert(&F).second)
-      Work.push_back(&F);
-  }
-  // A caller waits whenever its callee does.
-  while (!Work.empty()) {
-    const Function *F = Work.pop_back_val();
-    for (const Function *Caller : Callers.lookup(F))
-      if (Blocking.insert(Caller).second)
-        Work.push_back(Caller);
-  }
-  return Blocking;
+WaitKind spiketrap::getWaitKind(const Function &F) {
+  WaitKind K = WaitKind::None;
+  for (const Instruction &I : instructions(F))
+    if (const auto *CB = dyn_cast<CallBase>(&I))
+      K = std::max(K, getWaitKind(*CB));
+  return K;
 }

@@ -11,7 +11,6 @@
 #ifndef SPIKETRAP_BLOCKING_H
 #define SPIKETRAP_BLOCKING_H
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -23,14 +22,28 @@ class Module;
 
 namespace spiketrap {
 
-/// Whether \p CB may block: a call of a C library or C++ runtime function
-/// that sleeps, locks, waits or does I/O, or inline assembly that makes a
-/// system call.
-bool isBlockingCall(const llvm::CallBase &CB);
+/// How a call can wait, from the cheapest to time to the one never to miss.
+enum class WaitKind {
+  None,
+  /// Usually returns at once, waits sometimes: an uncontended lock, a
+  /// buffered stream.
+  FastPath,
+  /// Enters the kernel every time: sleeping, I/O, joins, condition
+  /// variables, system calls (inline asm included).
+  Kernel,
+};
 
-/// The functions defined in \p M that can block, by a call of their own or
-/// through direct calls of other functions defined in \p M.
-llvm::DenseSet<const llvm::Function *> findBlockingFunctions(llvm::Module &M);
+/// How \p CB can wait: a call of a C library or C++ runtime function that
+/// sleeps, locks, waits or does I/O, or inline assembly that makes a system
+/// call.
+WaitKind getWaitKind(const llvm::CallBase &CB);
+
+/// The strongest way \p F waits in a call of its own (after inlining). Not
+/// through its callees: a caller that may reach a wait on a rare path
+/// (SQLite's parser reaching a schema load) is often hot, and when it is
+/// switched off and a wait below spikes, the spike still names the function
+/// that waited.
+WaitKind getWaitKind(const llvm::Function &F);
 
 /// The functions \p F calls directly for which \p Wanted holds, itself
 /// excluded, each once, in the order of the calls.

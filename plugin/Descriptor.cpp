@@ -18,7 +18,7 @@ using namespace llvm;
 using namespace spiketrap;
 
 // DescTy below is {i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64,
-// ptr, i32, i32, i64} with natural alignment; check that spiketrap.h still
+// ptr, i32, i16, i16, i64} with natural alignment; check that spiketrap.h still
 // has that order, those widths and no other padding.
 static_assert(sizeof(spiketrap_desc::flags) == 4 &&
                   sizeof(spiketrap_desc::line) == 4 &&
@@ -28,7 +28,8 @@ static_assert(sizeof(spiketrap_desc::flags) == 4 &&
                   sizeof(spiketrap_desc::off) == 4 &&
                   sizeof(spiketrap_desc::near_calls) == 8 &&
                   sizeof(spiketrap_desc::num_callees) == 4 &&
-                  sizeof(spiketrap_desc::rearms) == 4 &&
+                  sizeof(spiketrap_desc::rearms) == 2 &&
+                  sizeof(spiketrap_desc::rearm_spikes) == 2 &&
                   sizeof(spiketrap_desc::timed_until) == 8,
               "spiketrap_desc field widths changed");
 static_assert(
@@ -45,6 +46,7 @@ static_assert(
         offsetof(spiketrap_desc, callees) == 48 + 3 * sizeof(void *) &&
         offsetof(spiketrap_desc, num_callees) == 48 + 4 * sizeof(void *) &&
         offsetof(spiketrap_desc, rearms) == 52 + 4 * sizeof(void *) &&
+        offsetof(spiketrap_desc, rearm_spikes) == 54 + 4 * sizeof(void *) &&
         offsetof(spiketrap_desc, timed_until) == 56 + 4 * sizeof(void *) &&
         sizeof(spiketrap_desc) == 64 + 4 * sizeof(void *),
     "spiketrap_desc layout changed: update DescriptorBuilder");
@@ -52,12 +54,13 @@ static_assert(
 DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
     : M(M), ThresholdNs(ThresholdNs) {
   LLVMContext &C = M.getContext();
-  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  Type *I16 = Type::getInt16Ty(C), *I32 = Type::getInt32Ty(C),
+       *I64 = Type::getInt64Ty(C);
   Type *Ptr = PointerType::getUnqual(C);
   // A literal struct: a named one would clash with user code that includes
   // spiketrap.h and be renamed.
   DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64, I32, I32,
-                               I64, Ptr, I32, I32, I64});
+                               I64, Ptr, I32, I16, I16, I64});
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -74,8 +77,25 @@ Constant *DescriptorBuilder::getString(StringRef S) {
   return GV;
 }
 
+/// timed_until: adaptive mode keeps the function timed while its calls are
+/// fewer. One that waits in the kernel on every call costs little to time
+/// and may wait once for far longer than its threshold: always. One that
+/// usually returns at once (an uncontended lock) is learned for longer than
+/// pure computation before it may be switched off.
+static uint64_t getTimedUntil(WaitKind Waits) {
+  switch (Waits) {
+  case WaitKind::None:
+    return 0;
+  case WaitKind::FastPath:
+    return SPIKETRAP_FAST_WAIT_TIMED_CALLS;
+  case WaitKind::Kernel:
+    return UINT64_MAX;
+  }
+  llvm_unreachable("unknown wait kind");
+}
+
 GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
-                                          bool CanBlock) {
+                                          WaitKind Waits) {
   LLVMContext &C = M.getContext();
   StringRef File;
   unsigned Line = 0;
@@ -103,10 +123,9 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
       ConstantInt::get(Type::getInt64Ty(C), 0),            // near_calls
       ConstantPointerNull::get(PointerType::getUnqual(C)), // callees
       ConstantInt::get(Type::getInt32Ty(C), 0),            // num_callees
-      ConstantInt::get(Type::getInt32Ty(C), 0),            // rearms
-      // A function that can block may wait once in a while: never switch it
-      // off, whatever its other calls took.
-      ConstantInt::get(Type::getInt64Ty(C), CanBlock ? UINT64_MAX : 0),
+      ConstantInt::get(Type::getInt16Ty(C), 0),            // rearms
+      ConstantInt::get(Type::getInt16Ty(C), 0),            // rearm_spikes
+      ConstantInt::get(Type::getInt64Ty(C), getTimedUntil(Waits)),
   };
   // Writable: the runtime counts calls in it and switches it off.
   auto *Desc = new GlobalVariable(

@@ -3,6 +3,7 @@
 #ifndef SPIKETRAP_DESCRIPTOR_H
 #define SPIKETRAP_DESCRIPTOR_H
 
+#include "Blocking.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include <cstdint>
@@ -38,9 +39,9 @@ public:
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
   llvm::StructType *type() const { return DescTy; }
   /// The descriptor of \p F: flags and thresholds from \p S, else the
-  /// default threshold; \p CanBlock keeps it timed in adaptive mode.
+  /// default threshold; how \p F can wait keeps it timed in adaptive mode.
   llvm::GlobalVariable *create(llvm::Function &F, const Selection &S,
-                               bool CanBlock);
+                               WaitKind Waits);
   /// Points \p Desc at a table of the descriptors of the instrumented
   /// functions it calls directly.
   void setCallees(llvm::GlobalVariable *Desc,

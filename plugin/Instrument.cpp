@@ -9,7 +9,6 @@
 #include "SplitBody.h"
 #include "Unwind.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -216,17 +215,15 @@ static bool instrumentFunction(Function &F, GlobalVariable *Desc,
 }
 
 /// One descriptor per instrumented function, each pointing at those of the
-/// instrumented functions it calls directly; functions that can block are
-/// marked to stay timed.
+/// instrumented functions it calls directly, and saying how it can wait.
 static DenseMap<const Function *, GlobalVariable *>
 createDescriptors(Module &M,
                   ArrayRef<std::pair<Function *, Decision>> Decisions,
                   DescriptorBuilder &Descs) {
-  DenseSet<const Function *> Blocking = findBlockingFunctions(M);
   DenseMap<const Function *, GlobalVariable *> DescOf;
   for (auto &[F, D] : Decisions)
     if (D.V == Verdict::Instrumented)
-      DescOf[F] = Descs.create(*F, D.Sel, Blocking.contains(F));
+      DescOf[F] = Descs.create(*F, D.Sel, getWaitKind(*F));
   // In module order: the output must not depend on pointer values.
   for (auto &[F, D] : Decisions) {
     if (D.V != Verdict::Instrumented)

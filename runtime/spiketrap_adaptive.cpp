@@ -3,6 +3,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_report_model.h"
 #include "spiketrap_thread.h"
 
 namespace __spiketrap {
@@ -37,11 +38,14 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks) {
     __atomic_store_n(&D->off, 1u, __ATOMIC_RELAXED);
 }
 
-void adaptKeep(spiketrap_desc *D) {
-  __atomic_store_n(&D->timed_until, UINT64_MAX, __ATOMIC_RELAXED);
+namespace {
+// Keeps D timed for kKeepCalls more calls.
+void keepTimed(spiketrap_desc *D) {
+  uint64_t Until = __atomic_load_n(&D->calls, __ATOMIC_RELAXED) + kKeepCalls;
+  if (Until > __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED))
+    __atomic_store_n(&D->timed_until, Until, __ATOMIC_RELAXED);
 }
 
-namespace {
 // Re-arms D's switched-off callees and, below each, theirs: nothing under a
 // function that was not timed was timed either. Bounded in depth and count
 // (Budget), as it runs in the exit hook of a spike.
@@ -51,13 +55,9 @@ uint32_t rearm(const spiketrap_desc *D, uint32_t Depth, uint32_t &Budget) {
     spiketrap_desc *C = calleeAt(D, I);
     if (!__atomic_load_n(&C->off, __ATOMIC_RELAXED))
       continue;
-    // Timed again for a while, longer each time: a spike that recurs is
-    // caught at its own level, a callee that never spikes goes off again.
-    uint32_t N = __atomic_fetch_add(&C->rearms, 1, __ATOMIC_RELAXED);
-    uint64_t Calls = __atomic_load_n(&C->calls, __ATOMIC_RELAXED);
-    uint64_t Until = Calls + (kRearmCalls << (N < 8 ? N : 8));
-    if (Until > __atomic_load_n(&C->timed_until, __ATOMIC_RELAXED))
-      __atomic_store_n(&C->timed_until, Until, __ATOMIC_RELAXED);
+    if (uint16_t N = __atomic_load_n(&C->rearms, __ATOMIC_RELAXED); N < 0xffff)
+      __atomic_store_n(&C->rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
+    keepTimed(C);
     __atomic_store_n(&C->off, 0u, __ATOMIC_RELAXED);
     ++Rearmed, --Budget;
     if (Depth < kRearmDepth)
@@ -65,11 +65,30 @@ uint32_t rearm(const spiketrap_desc *D, uint32_t Depth, uint32_t &Budget) {
   }
   return Rearmed;
 }
+
+// Ticks before which no spike re-arms anything.
+uint64_t NextRearm;
 } // namespace
 
-uint32_t adaptRearmCallees(const spiketrap_desc *D) {
+void adaptKeep(spiketrap_desc *D) { keepTimed(D); }
+
+uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
+  // A function whose own code is slow (an interpreter loop, a sort) would
+  // re-arm its callees at every spike: after kRearmSpikes, its self time is
+  // taken for its own.
+  uint16_t N = __atomic_load_n(&D->rearm_spikes, __ATOMIC_RELAXED);
+  uint64_t Next = __atomic_load_n(&NextRearm, __ATOMIC_RELAXED);
+  if (N >= kRearmSpikes || End < Next || !D->num_callees)
+    return 0;
+  // One re-arm a second, whichever thread gets there first.
+  if (!__atomic_compare_exchange_n(&NextRearm, &Next,
+                                   End + nsToTicks(kRearmIntervalNs), false,
+                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    return 0;
   uint32_t Budget = kRearmMax;
-  return rearm(D, 0, Budget);
+  uint32_t Rearmed = rearm(D, 0, Budget);
+  __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
+  return Rearmed;
 }
 
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi) {
@@ -81,7 +100,17 @@ void adaptDetachRange(uintptr_t Lo, uintptr_t Hi) {
   }
 }
 
-void writeSkipList(Buffer &B, const ReportModel &) {
+namespace {
+// A function that can block, spiked or was a candidate for a spike: not for
+// a list that would hide it for good.
+bool keptTimed(const spiketrap_desc *D, const ReportModel &M) {
+  size_t Id = M.functionId(D);
+  return D->rearms || D->timed_until == UINT64_MAX ||
+         (Id != kNone && M.function(Id).Spikes);
+}
+} // namespace
+
+void writeSkipList(Buffer &B, const ReportModel &M) {
   uint32_t N = __atomic_load_n(&NumSkippable, __ATOMIC_RELAXED);
   B.format("# spiketrap skip list: functions called at least {} times of "
            "which at most 1 in {}\n# took 1/{} of their threshold. Compile "
@@ -93,9 +122,7 @@ void writeSkipList(Buffer &B, const ReportModel &) {
   B.format("[never]\n");
   for (uint32_t I = 0; I < N && I < kMaxSkippable; ++I) {
     const spiketrap_desc *D = __atomic_load_n(&Skippable[I], __ATOMIC_ACQUIRE);
-    // Kept timed in the end (spiked, re-armed as a candidate): not for a
-    // list that would hide it for good.
-    if (!D || !D->name || D->rearms || D->timed_until == UINT64_MAX)
+    if (!D || !D->name || keptTimed(D, M))
       continue;
     B.format("# {} calls, {} near the threshold",
              __atomic_load_n(&D->calls, __ATOMIC_RELAXED),

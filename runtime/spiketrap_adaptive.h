@@ -30,6 +30,8 @@ class ReportModel;
 // 4x less timed learning than 16384; 1024 switches off a function with one
 // near call in 500 at its first look 39% of the time (4096: 9%, 16384: 0.1%).
 constexpr uint64_t kAdaptEvery = 4096;
+static_assert(SPIKETRAP_FAST_WAIT_TIMED_CALLS == 64 * kAdaptEvery,
+              "spiketrap.h says 64 looks");
 constexpr uint64_t kCloseRatio = 20;  // "near": 1/kCloseRatio of the threshold
 constexpr uint64_t kNearShare = 1024; // skippable: at most 1 near call in this
 
@@ -37,12 +39,18 @@ constexpr uint64_t kNearShare = 1024; // skippable: at most 1 near call in this
 // inherited threshold, 0 for the global one.
 void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks);
 
-// A function stays timed at least this many more calls after a spike above
-// it re-armed it (doubling with each re-arm, up to 256 times as many).
-constexpr uint64_t kRearmCalls = 64 * kAdaptEvery;
-// A spike re-arms at most this many functions, this many calls deep below
-// the spiking one.
-constexpr uint32_t kRearmMax = 256, kRearmDepth = 8;
+// A function that spiked, or was re-armed, stays timed for at least this
+// many more calls: long enough for a spike that recurs to be caught at its
+// own level, short enough that a hot function a preemption happened to hit
+// costs little (at most this many timed calls, ~1 ms).
+constexpr uint64_t kKeepCalls = 16 * kAdaptEvery;
+// A spike re-arms at most kRearmMax functions, kRearmDepth calls deep below
+// the spiking one; a function's spikes re-arm its callees kRearmSpikes times
+// at most, and the whole program re-arms once per kRearmIntervalNs. What
+// re-arming costs is at most kRearmMax * kKeepCalls timed calls (~40 ms) a
+// second, and far less unless every re-armed function is hot.
+constexpr uint32_t kRearmMax = 32, kRearmDepth = 8, kRearmSpikes = 2;
+constexpr uint64_t kRearmIntervalNs = 1000000000;
 
 // The descriptor of D's I-th direct callee (spiketrap_desc::callees).
 inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
@@ -51,14 +59,15 @@ inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
       const_cast<char *>(reinterpret_cast<const char *>(E) + *E));
 }
 
-// D spiked: never switch it off.
+// D spiked: keep it timed for kKeepCalls more calls.
 void adaptKeep(spiketrap_desc *D);
 
 // Time spent in D's own code (or in code it calls that is not timed) made a
 // spike: switch its switched-off callees back on (and theirs, below), so a
 // spike in one of them is caught at its own level next time. Returns how
 // many.
-uint32_t adaptRearmCallees(const spiketrap_desc *D);
+// End: the spike's end, in ticks.
+uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End);
 
 // Before a shared object is unloaded: forget its descriptors.
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi);

@@ -171,7 +171,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   // its own level (the report names them as candidates).
   uint32_t Rearmed = 0;
   if ((End - Top.Start - Top.ChildTicks) * 2 >= Threshold)
-    Rearmed = adaptRearmCallees(Top.Desc);
+    Rearmed = adaptRearmCallees(const_cast<spiketrap_desc *>(Top.Desc), End);
   // A function that spiked is what we are looking for: keep timing it.
   adaptKeep(const_cast<spiketrap_desc *>(Top.Desc));
   if (R) {

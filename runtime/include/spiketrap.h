@@ -33,7 +33,8 @@ enum {
 
 /* One per instrumented function, emitted by the pass as a private global.
  * The plugin's layout of this struct lives in plugin/Descriptor.cpp. The
- * runtime writes calls, off, skippable, near_calls, rearms and timed_until;
+ * runtime writes calls, off, skippable, near_calls, rearms, rearm_spikes and
+ * timed_until;
  * the others are constant. */
 typedef struct spiketrap_desc {
   uint32_t flags;                 /* SPIKETRAP_DESC_* */
@@ -55,13 +56,20 @@ typedef struct spiketrap_desc {
    * the switched-off candidates adaptive mode times again. NULL if none. */
   const int32_t *callees;
   uint32_t num_callees;
-  uint32_t rearms; /* written by the runtime: times its candidates re-armed
-                      it (each keeps it timed for longer) */
+  uint16_t rearms;       /* written by the runtime: times a spike above it
+                            switched it back on */
+  uint16_t rearm_spikes; /* written by the runtime: times its own spikes
+                            switched its callees back on (bounded) */
   /* Adaptive mode leaves the function timed while `calls` is below this. The
-   * pass sets UINT64_MAX for functions that can block (sleep, lock, I/O);
-   * the runtime raises it for functions that spiked or were re-armed. */
+   * pass sets UINT64_MAX for functions that wait in the kernel (sleep, I/O,
+   * joins), SPIKETRAP_FAST_WAIT_TIMED_CALLS for those that take locks, else
+   * 0; the runtime raises it for functions that spiked or were re-armed. */
   uint64_t timed_until;
 } spiketrap_desc;
+
+/* Calls a function that takes a lock (pthread_mutex_lock & co.) is timed
+ * before adaptive mode may switch it off: 64 of its looks. */
+#define SPIKETRAP_FAST_WAIT_TIMED_CALLS (64u * 4096u)
 
 /* Called by instrumented code. `frame` is the address of the instrumented
  * function's return-address slot: it identifies the activation, so the runtime
