@@ -46,24 +46,12 @@ void keepTimed(spiketrap_desc *D) {
     __atomic_store_n(&D->timed_until, Until, __ATOMIC_RELAXED);
 }
 
-// Re-arms D's switched-off callees and, below each, theirs: nothing under a
-// function that was not timed was timed either. Bounded in depth and count
-// (Budget), as it runs in the exit hook of a spike.
-uint32_t rearm(const spiketrap_desc *D, uint32_t Depth, uint32_t &Budget) {
-  uint32_t Rearmed = 0;
-  for (uint32_t I = 0; I < D->num_callees && Budget; ++I) {
-    spiketrap_desc *C = calleeAt(D, I);
-    if (!__atomic_load_n(&C->off, __ATOMIC_RELAXED))
-      continue;
-    if (uint16_t N = __atomic_load_n(&C->rearms, __ATOMIC_RELAXED); N < 0xffff)
-      __atomic_store_n(&C->rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
-    keepTimed(C);
-    __atomic_store_n(&C->off, 0u, __ATOMIC_RELAXED);
-    ++Rearmed, --Budget;
-    if (Depth < kRearmDepth)
-      Rearmed += rearm(C, Depth + 1, Budget);
-  }
-  return Rearmed;
+// Switches C back on for kKeepCalls calls.
+void rearmOne(spiketrap_desc *C) {
+  if (uint16_t N = __atomic_load_n(&C->rearms, __ATOMIC_RELAXED); N < 0xffff)
+    __atomic_store_n(&C->rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
+  keepTimed(C);
+  __atomic_store_n(&C->off, 0u, __ATOMIC_RELAXED);
 }
 
 // Ticks before which no spike re-arms anything.
@@ -85,10 +73,24 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
                                    End + nsToTicks(kRearmIntervalNs), false,
                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
     return 0;
-  uint32_t Budget = kRearmMax;
-  uint32_t Rearmed = rearm(D, 0, Budget);
   __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
-  return Rearmed;
+  // Breadth first: D's switched-off callees, then theirs (nothing under a
+  // function that was not timed was timed either), kRearmMax at most.
+  spiketrap_desc *Queue[kRearmMax];
+  uint32_t Len = 0;
+  const spiketrap_desc *From = D;
+  for (uint32_t Head = 0; Len < kRearmMax; From = Queue[Head++]) {
+    for (uint32_t I = 0; I < From->num_callees && Len < kRearmMax; ++I) {
+      spiketrap_desc *C = calleeAt(From, I);
+      if (!__atomic_load_n(&C->off, __ATOMIC_RELAXED))
+        continue;
+      rearmOne(C);
+      Queue[Len++] = C;
+    }
+    if (Head == Len)
+      break;
+  }
+  return Len;
 }
 
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi) {

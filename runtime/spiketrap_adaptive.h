@@ -44,12 +44,12 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks);
 // own level, short enough that a hot function a preemption happened to hit
 // costs little (at most this many timed calls, ~1 ms).
 constexpr uint64_t kKeepCalls = 16 * kAdaptEvery;
-// A spike re-arms at most kRearmMax functions, kRearmDepth calls deep below
-// the spiking one; a function's spikes re-arm its callees kRearmSpikes times
-// at most, and the whole program re-arms once per kRearmIntervalNs. What
-// re-arming costs is at most kRearmMax * kKeepCalls timed calls (~40 ms) a
-// second, and far less unless every re-armed function is hot.
-constexpr uint32_t kRearmMax = 32, kRearmDepth = 8, kRearmSpikes = 2;
+// A spike re-arms at most kRearmMax functions, breadth first below the
+// spiking one; a function's spikes re-arm kRearmSpikes times at most, and
+// the whole program re-arms once per kRearmIntervalNs. Re-arming then costs
+// at most kRearmMax * kKeepCalls timed calls (~10 ms) a second, and far less
+// unless every re-armed function is hot.
+constexpr uint32_t kRearmMax = 8, kRearmSpikes = 2;
 constexpr uint64_t kRearmIntervalNs = 1000000000;
 
 // The descriptor of D's I-th direct callee (spiketrap_desc::callees).
@@ -64,9 +64,8 @@ void adaptKeep(spiketrap_desc *D);
 
 // Time spent in D's own code (or in code it calls that is not timed) made a
 // spike: switch its switched-off callees back on (and theirs, below), so a
-// spike in one of them is caught at its own level next time. Returns how
-// many.
-// End: the spike's end, in ticks.
+// spike in one of them is caught at its own level next time (bounded: see
+// kRearmMax). End: the spike's end, in ticks. Returns how many.
 uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End);
 
 // Before a shared object is unloaded: forget its descriptors.

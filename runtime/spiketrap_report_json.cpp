@@ -204,7 +204,7 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format(",\"frame\":{}", R.Frame);
   if (R.Signo) // run by a signal handler, from level SignalLevel on
     B.format(",\"signal\":{},\"signal_level\":{}", R.Signo, R.SignalLevel);
-  if (R.Rearmed) { // its self time may be theirs: they were not timed
+  if (R.NumCandidates) { // its self time may be theirs: they were not timed
     const char *Sep = "";
     B.format(",\"untimed_callees\":[");
     forEachCandidate(R, [&](const spiketrap_desc *C) {

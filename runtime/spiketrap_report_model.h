@@ -11,7 +11,6 @@
 #ifndef SPIKETRAP_REPORT_MODEL_H
 #define SPIKETRAP_REPORT_MODEL_H
 
-#include "spiketrap_adaptive.h"
 #include "spiketrap_array.h"
 #include "spiketrap_spikes.h"
 
@@ -96,17 +95,11 @@ private:
 };
 
 // The candidates of record R: callees of its spiking function that adaptive
-// mode had switched off when time turned up in the function's own code,
-// which the spike switched on again (spiketrap_desc::callees). Calls
-// F(const spiketrap_desc *) for each; none unless R.Rearmed.
+// mode had switched off when the spike's time was in the function's own
+// code. Calls F(const spiketrap_desc *) for each.
 template <typename Fn> void forEachCandidate(const SpikeRecord &R, Fn F) {
-  if (!R.Rearmed)
-    return;
-  const spiketrap_desc *D = R.Level[R.Levels - 1].Desc;
-  for (uint32_t I = 0; I < D->num_callees; ++I)
-    if (const spiketrap_desc *C = calleeAt(D, I);
-        __atomic_load_n(&C->rearms, __ATOMIC_RELAXED))
-      F(C);
+  for (uint32_t I = 0; I < R.NumCandidates && I < kMaxCandidates; ++I)
+    F(R.Candidates[I]);
 }
 
 // Threshold ticks as nanoseconds; kNever (an ignored frame) stays kNever.

@@ -124,7 +124,7 @@ void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
 void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
   size_t Times = 0, Last = kNone;
   for (size_t I = 0; I < G.Times; ++I)
-    if (M.record(M.leaf(G.First + I)).Rearmed)
+    if (M.record(M.leaf(G.First + I)).NumCandidates)
       ++Times, Last = M.leaf(G.First + I);
   if (!Times)
     return;

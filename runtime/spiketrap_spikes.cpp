@@ -107,7 +107,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
   R->IsFrame = 0;
   R->Signo = 0;
   R->SignalLevel = 0;
-  R->Rearmed = 0;
+  R->NumCandidates = 0;
   return R;
 }
 
@@ -165,18 +165,29 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
     Messages += liveMessage(T, S, Depth);
   SpikeRecord *R = reserve(Depth, Messages);
   const Frame &Top = T.Frames[Depth - 1];
+  auto *D = const_cast<spiketrap_desc *>(Top.Desc);
   uint64_t Threshold = Top.Threshold ? Top.Threshold : globalThresholdTicks;
   // Time in the spiking function's own code may be time in callees adaptive
-  // mode switched off: time them again, so a spike that recurs is caught at
-  // its own level (the report names them as candidates).
-  uint32_t Rearmed = 0;
-  if ((End - Top.Start - Top.ChildTicks) * 2 >= Threshold)
-    Rearmed = adaptRearmCallees(const_cast<spiketrap_desc *>(Top.Desc), End);
+  // mode switched off: name them, and time them again so a spike that
+  // recurs is caught at its own level.
+  const spiketrap_desc *Candidates[kMaxCandidates];
+  uint32_t NumCandidates = 0;
+  if ((End - Top.Start - Top.ChildTicks) * 2 >= Threshold) {
+    for (uint32_t I = 0; I < D->num_callees && NumCandidates < kMaxCandidates;
+         ++I)
+      if (const spiketrap_desc *C = calleeAt(D, I);
+          __atomic_load_n(&C->off, __ATOMIC_RELAXED))
+        Candidates[NumCandidates++] = C;
+    if (NumCandidates)
+      adaptRearmCallees(D, End);
+  }
   // A function that spiked is what we are looking for: keep timing it.
-  adaptKeep(const_cast<spiketrap_desc *>(Top.Desc));
+  adaptKeep(D);
   if (R) {
     fillRecord(T, R, Depth, End, Messages);
-    R->Rearmed = Rearmed;
+    R->NumCandidates = NumCandidates;
+    __builtin_memcpy(R->Candidates, Candidates,
+                     NumCandidates * sizeof(Candidates[0]));
     commit(T, R);
     // The next records' pages, now rather than inside a later spike.
     prefault(uint64_t(reinterpret_cast<char *>(R) - Arena) + R->Size +
@@ -261,23 +272,24 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
     const spiketrap_desc *From, *To;
   } Copies[64];
   size_t NumCopies = 0;
+  // D itself, or the runtime's copy of it if it lies in [Lo, Hi).
+  auto Detach = [&](const spiketrap_desc *D) {
+    if (!D || !(In(D) || In(D->name) || In(D->file)))
+      return D;
+    for (size_t I = 0; I < NumCopies; ++I)
+      if (Copies[I].From == D)
+        return Copies[I].To;
+    const spiketrap_desc *To = copyDesc(D);
+    if (NumCopies < sizeof(Copies) / sizeof(Copies[0]))
+      Copies[NumCopies++] = {D, To};
+    return To;
+  };
   forEachSpike([&](const SpikeRecord &Const) {
     auto &R = const_cast<SpikeRecord &>(Const);
-    for (uint32_t L = 0; L < R.Levels; ++L) {
-      const spiketrap_desc *D = R.Level[L].Desc;
-      if (!D || !(In(D) || In(D->name) || In(D->file)))
-        continue;
-      const spiketrap_desc *To = nullptr;
-      for (size_t I = 0; I < NumCopies && !To; ++I)
-        if (Copies[I].From == D)
-          To = Copies[I].To;
-      if (!To) {
-        To = copyDesc(D);
-        if (NumCopies < sizeof(Copies) / sizeof(Copies[0]))
-          Copies[NumCopies++] = {D, To};
-      }
-      R.Level[L].Desc = To;
-    }
+    for (uint32_t L = 0; L < R.Levels; ++L)
+      R.Level[L].Desc = Detach(R.Level[L].Desc);
+    for (uint32_t I = 0; I < R.NumCandidates; ++I)
+      R.Candidates[I] = Detach(R.Candidates[I]);
   });
 }
 

@@ -30,6 +30,8 @@ struct SpikeMessage {
   char Text[kMessageBytes];
 };
 
+constexpr uint32_t kMaxCandidates = 4;
+
 struct SpikeRecord {
   uint32_t Committed; // set last, with release: the record is complete
   uint32_t Size;      // bytes of this record, header included
@@ -41,9 +43,12 @@ struct SpikeRecord {
   uint64_t Frame;       // spiketrap_frame_mark count at End, 0: never marked
   uint32_t NumMessages; // SpikeMessages after the levels, by level
   uint32_t IsFrame;     // a frame over its budget (spiketrap_frame_mark)
-  uint32_t Rearmed;     // switched-off callees of the spiking function that
-                        // this spike timed again (its self time had them)
+  // Direct callees of the spiking function that adaptive mode had switched
+  // off when at least half the threshold was in the function's own time:
+  // candidates for that time (the first kMaxCandidates).
+  uint32_t NumCandidates;
   uint32_t Reserved;
+  const spiketrap_desc *Candidates[kMaxCandidates];
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
 
