@@ -30,9 +30,9 @@ int variable = 3;
 [[spiketrap::threshold_ms(variable)]] void not_constant();
 // CHECK: attribute-errors.cpp:[[@LINE+1]]:22: error: 'spiketrap::channel' attribute needs a channel name in a string literal: 1 to 47 letters, digits, '_', '-' or '.'
 [[spiketrap::channel("no spaces")]] void bad_channel();
-// CHECK: attribute-errors.cpp:[[@LINE+1]]:3: error: 'threshold_ms' attribute takes one argument
+// CHECK: attribute-errors.cpp:[[@LINE+1]]:3: error: '{{(spiketrap::)?}}threshold_ms' attribute takes one argument
 [[spiketrap::threshold_ms]] void missing();
-// CHECK: attribute-errors.cpp:[[@LINE+1]]:3: error: 'never' attribute takes no arguments
+// CHECK: attribute-errors.cpp:[[@LINE+1]]:3: error: '{{(spiketrap::)?}}never' attribute takes no arguments
 [[spiketrap::never(1)]] void extra();
 // CHECK: attribute-errors.cpp:[[@LINE+1]]:16: error: 'spiketrap_always' attribute only applies to functions
 __attribute__((spiketrap_always)) int not_a_function;
