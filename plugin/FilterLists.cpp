@@ -76,24 +76,29 @@ static std::string checkListFile(const std::string &Path) {
   return "";
 }
 
+/// \p S for a message: a binary file's "line" may be megabytes long.
+static std::string shorten(StringRef S) {
+  constexpr size_t Max = 200;
+  return S.size() <= Max ? S.str() : (S.take_front(Max) + "...").str();
+}
+
 /// Why the entry \p Line matches nothing although SpecialCaseList takes it,
 /// or "".
 static std::string checkEntry(StringRef Line) {
   auto [Prefix, Pattern] = Line.split(':');
   if (Prefix != "fun" && Prefix != "src")
-    return ("unknown entry kind '" + Prefix + "' in '" + Line +
-            "' (ignored); expected fun:<name> or src:<file>")
-        .str();
+    return "unknown entry kind '" + shorten(Prefix) + "' in '" + shorten(Line) +
+           "' (ignored); expected fun:<name> or src:<file>";
   if (!Pattern.empty() && isSpace(Pattern.front()))
-    return ("entry '" + Line + "' matches no name: the space after ':' is " +
-            "part of the pattern; write '" + Prefix + ":" + Pattern.ltrim() +
-            "'")
-        .str();
+    return "entry '" + shorten(Line) +
+           "' matches no name: the space after ':' is part of the pattern; "
+           "write '" +
+           Prefix.str() + ":" + shorten(Pattern.ltrim()) + "'";
   // A category ("fun:x=cat") is SpecialCaseList's, not ours.
   if (Pattern.contains('='))
-    return ("entry '" + Line + "' matches no name: '=' starts a category, " +
-            "which spiketrap lists do not use")
-        .str();
+    return "entry '" + shorten(Line) +
+           "' matches no name: '=' starts a category, which spiketrap lists "
+           "do not use";
   return "";
 }
 
@@ -113,7 +118,7 @@ void FilterLists::load(const std::string &Path) {
   List L{Path, SpecialCaseList::create(Buf->get(), Error), {}};
   if (!L.Entries) {
     // SpecialCaseList's message names the line.
-    Errors.push_back("invalid list '" + Path + "': " + Error);
+    Errors.push_back("invalid list '" + Path + "': " + shorten(Error));
     return;
   }
   bool InSection = false;
@@ -127,7 +132,7 @@ void FilterLists::load(const std::string &Path) {
     // SpecialCaseList applies entries before any header to every section.
     if (!Line.starts_with("[")) {
       if (!InSection)
-        Errors.push_back(Where + "entry '" + Line.str() +
+        Errors.push_back(Where + "entry '" + shorten(Line) +
                          "' is outside any section; " + ExpectedSections);
       InSection = true; // one message per file is enough
       std::string Useless = checkEntry(Line);
@@ -144,8 +149,8 @@ void FilterLists::load(const std::string &Path) {
       Errors.push_back(
           Where +
           (Problem.empty()
-               ? "unknown section '" + Line.str() + "'; " + ExpectedSections
-               : "section '" + Line.str() + "': " + Problem));
+               ? "unknown section '" + shorten(Line) + "'; " + ExpectedSections
+               : "section '" + shorten(Line) + "': " + Problem));
       continue;
     }
     L.Sections.push_back({Name.str(), Field, Ns, Channel});
