@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Annotations.h"
+#include "AnnotationKeys.h"
 #include "Diagnostics.h"
 #include "Options.h"
 #include "llvm/ADT/StringExtras.h"
@@ -33,21 +34,15 @@ struct KeyInfo {
 };
 } // namespace
 
+#define SPIKETRAP_KEY(Name, Field, NsPerUnit)                                  \
+  {"spiketrap." #Name, &Selection::Field, NsPerUnit},
 static const KeyInfo Keys[] = {
-    {"spiketrap.threshold_ms", &Selection::Threshold, 1e6},
-    {"spiketrap.threshold_us", &Selection::Threshold, 1e3},
-    {"spiketrap.children_threshold_ms", &Selection::ChildrenThreshold, 1e6},
-    {"spiketrap.children_threshold_us", &Selection::ChildrenThreshold, 1e3},
-    {"spiketrap.always", &Selection::Always, 0},
-    {"spiketrap.never", &Selection::Never, 0},
-    {"spiketrap.ignore", &Selection::Ignore, 0},
-    {"spiketrap.ignore_children", &Selection::IgnoreChildren, 0},
-    {"spiketrap.channel", &Selection::Channel, -1}, // takes a string
-    // What the front-end plugin (SpikeTrapClang.so) makes of
-    // __attribute__((no_instrument_function)), which leaves no trace in IR.
-    {"spiketrap.no_instrument_function", &Selection::Never, 0,
-     "no_instrument_function"},
+    SPIKETRAP_ANNOTATION_KEYS(SPIKETRAP_KEY)
+    // __attribute__((no_instrument_function)), as the front-end plugin
+    // (SpikeTrapClang.so) passes it on.
+    {NoInstrumentFunctionKey, &Selection::Never, 0, "no_instrument_function"},
 };
+#undef SPIKETRAP_KEY
 
 static StringRef getCString(const Constant *C) {
   if (auto *GV = dyn_cast_or_null<GlobalVariable>(C->stripPointerCasts()))

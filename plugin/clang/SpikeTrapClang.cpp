@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AnnotationKeys.h"
 #include "ClangCompat.h"
 #include "Options.h"
 #include "Selection.h"
@@ -41,32 +42,17 @@ namespace {
 struct AttrDef {
   const char *GNU;    // spiketrap_threshold_ms
   const char *Scoped; // spiketrap::threshold_ms
-  const char *Bare;   // threshold_ms (see AttrInfo)
+  const char *Bare;   // threshold_ms (see AttrInfoBase)
   const char *Key;    // spiketrap.threshold_ms, the macro's annotation
   double NsPerUnit;   // 0: a flag; < 0: a channel name
-  const char *Unit;   // for messages
+  const char *unit() const { return NsPerUnit == 1e6 ? "ms" : "us"; }
 };
 
-#define SPIKETRAP_ATTR(Name, NsPerUnit, Unit)                                  \
-  {                                                                            \
-    "spiketrap_" #Name, "spiketrap::" #Name, #Name, "spiketrap." #Name,        \
-        NsPerUnit, Unit                                                        \
-  }
-const AttrDef Defs[] = {
-    SPIKETRAP_ATTR(threshold_ms, 1e6, "ms"),
-    SPIKETRAP_ATTR(threshold_us, 1e3, "us"),
-    SPIKETRAP_ATTR(children_threshold_ms, 1e6, "ms"),
-    SPIKETRAP_ATTR(children_threshold_us, 1e3, "us"),
-    SPIKETRAP_ATTR(always, 0, ""),
-    SPIKETRAP_ATTR(never, 0, ""),
-    SPIKETRAP_ATTR(ignore, 0, ""),
-    SPIKETRAP_ATTR(ignore_children, 0, ""),
-    SPIKETRAP_ATTR(channel, -1, ""),
-};
+#define SPIKETRAP_ATTR(Name, Field, NsPerUnit)                                 \
+  {"spiketrap_" #Name, "spiketrap::" #Name, #Name, "spiketrap." #Name,         \
+   NsPerUnit},
+const AttrDef Defs[] = {SPIKETRAP_ANNOTATION_KEYS(SPIKETRAP_ATTR)};
 #undef SPIKETRAP_ATTR
-
-/// The key the pass reads as "never, because of no_instrument_function".
-constexpr char NoInstrumentKey[] = "spiketrap.no_instrument_function";
 
 template <unsigned N>
 unsigned diagID(Sema &S, DiagnosticsEngine::Level L, const char (&Fmt)[N]) {
@@ -90,7 +76,7 @@ bool checkThreshold(Sema &S, const ParsedAttr &A, const AttrDef &Def,
         << Name << Why;
     return false;
   };
-  std::string Needs = std::string("needs a number of ") + Def.Unit;
+  std::string Needs = std::string("needs a number of ") + Def.unit();
   QualType T = E->getType();
   if (T->isBooleanType())
     return Fail(Needs + ", not a boolean");
@@ -230,10 +216,10 @@ class NoInstrumentConsumer : public ASTConsumer {
     if (!NI)
       return;
     for (const auto *A : FD->specific_attrs<AnnotateAttr>())
-      if (A->getAnnotation() == NoInstrumentKey)
+      if (A->getAnnotation() == NoInstrumentFunctionKey)
         return; // inherited from an earlier declaration
-    FD->addAttr(AnnotateAttr::CreateImplicit(*Ctx, NoInstrumentKey, nullptr, 0,
-                                             NI->getRange()));
+    FD->addAttr(AnnotateAttr::CreateImplicit(*Ctx, NoInstrumentFunctionKey,
+                                             nullptr, 0, NI->getRange()));
   }
 
   void visit(Decl *D) {
