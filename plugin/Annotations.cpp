@@ -7,9 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Annotations.h"
+#include "AnnotationKeys.h"
 #include "Diagnostics.h"
+#include "Options.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -17,7 +21,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
-#include <optional>
 
 using namespace llvm;
 using namespace spiketrap;
@@ -27,20 +30,19 @@ struct KeyInfo {
   StringLiteral Name;
   Choice Selection::*Field;
   double NsPerUnit; // 0: a flag, takes no value
+  const char *Origin = "attribute";
 };
 } // namespace
 
+#define SPIKETRAP_KEY(Name, Field, NsPerUnit)                                  \
+  {"spiketrap." #Name, &Selection::Field, NsPerUnit},
 static const KeyInfo Keys[] = {
-    {"spiketrap.threshold_ms", &Selection::Threshold, 1e6},
-    {"spiketrap.threshold_us", &Selection::Threshold, 1e3},
-    {"spiketrap.children_threshold_ms", &Selection::ChildrenThreshold, 1e6},
-    {"spiketrap.children_threshold_us", &Selection::ChildrenThreshold, 1e3},
-    {"spiketrap.always", &Selection::Always, 0},
-    {"spiketrap.never", &Selection::Never, 0},
-    {"spiketrap.ignore", &Selection::Ignore, 0},
-    {"spiketrap.ignore_children", &Selection::IgnoreChildren, 0},
-    {"spiketrap.channel", &Selection::Channel, -1}, // takes a string
+    SPIKETRAP_ANNOTATION_KEYS(SPIKETRAP_KEY)
+    // __attribute__((no_instrument_function)), as the front-end plugin
+    // (SpikeTrapClang.so) passes it on.
+    {NoInstrumentFunctionKey, &Selection::Never, 0, "no_instrument_function"},
 };
+#undef SPIKETRAP_KEY
 
 static StringRef getCString(const Constant *C) {
   if (auto *GV = dyn_cast_or_null<GlobalVariable>(C->stripPointerCasts()))
@@ -59,27 +61,57 @@ static const Constant *getArgs(const Constant *C) {
   return nullptr;
 }
 
-static std::optional<double> getNumber(const Constant *C) {
-  if (auto *CI = dyn_cast<ConstantInt>(C))
-    return double(CI->getSExtValue());
-  if (auto *CF = dyn_cast<ConstantFP>(C)) {
-    APFloat F = CF->getValueAPF();
-    bool Lost;
-    F.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &Lost);
-    return F.convertToDouble();
-  }
-  return std::nullopt;
-}
-
 static std::string formatNumber(double V) {
   std::string S;
   raw_string_ostream(S) << format("%g", V);
   return S;
 }
 
-/// Applies one annotation to \p Sel; returns the problem with it, or "".
+/// Reads a threshold of \p NsPerUnit ns per unit from the constant \p C into
+/// \p Ns; returns "" or what is wrong with it, to follow the key's name. IR
+/// has no signedness: a negative integer may have been a large unsigned one
+/// (ULLONG_MAX), so its message fits both.
+static std::string getThresholdNs(const Constant *C, double NsPerUnit,
+                                  uint64_t &Ns) {
+  std::string Max = ("at most " + Twine(uint64_t(MaxThresholdNs / NsPerUnit)) +
+                     " (" + MaxThresholdText + ")")
+                        .str();
+  double Value;
+  std::string Text;
+  if (auto *CI = dyn_cast_or_null<ConstantInt>(C)) {
+    const APInt &V = CI->getValue();
+    // (_Bool)1 is no number of milliseconds.
+    if (V.getBitWidth() == 1)
+      return "needs a number, not a boolean";
+    if (V.isNegative())
+      return "must be greater than 0 and " + Max + ", not " +
+             toString(V, 10, /*Signed=*/true) + " (" +
+             toString(V, 10, /*Signed=*/false) + " if unsigned)";
+    Value = V.roundToDouble(/*isSigned=*/false);
+    Text = toString(V, 10, /*Signed=*/false);
+  } else if (auto *CF = dyn_cast_or_null<ConstantFP>(C)) {
+    APFloat F = CF->getValueAPF();
+    bool Lost;
+    F.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &Lost);
+    Value = F.convertToDouble();
+    Text = formatNumber(Value);
+  } else {
+    return "needs one number";
+  }
+  // 0 would mean "inherit" in the descriptor: not what anyone writes it for.
+  if (!(Value > 0))
+    return "must be greater than 0, not " + Text;
+  double Rounded = std::round(Value * NsPerUnit);
+  if (Rounded > double(MaxThresholdNs))
+    return "must be " + Max + ", not " + Text;
+  Ns = Rounded < 1 ? 1 : uint64_t(Rounded);
+  return "";
+}
+
+/// Applies one annotation found at \p Where to \p Sel; returns the problem
+/// with it, or "".
 static std::string apply(StringRef Key, const Constant *Args,
-                         const std::string &Origin, Selection &Sel) {
+                         const std::string &Where, Selection &Sel) {
   const KeyInfo *Info = nullptr;
   for (const KeyInfo &K : Keys)
     if (K.Name == Key)
@@ -87,6 +119,7 @@ static std::string apply(StringRef Key, const Constant *Args,
   if (!Info)
     return "unknown annotation '" + Key.str() +
            "'; use the SPIKETRAP_* macros of spiketrap.h";
+  std::string Origin = (Info->Origin + Twine(" at ") + Where).str();
   unsigned NumArgs = Args ? Args->getType()->getStructNumElements() : 0;
   if (Info->NsPerUnit < 0) {
     StringRef Name =
@@ -103,21 +136,14 @@ static std::string apply(StringRef Key, const Constant *Args,
     (Sel.*Info->Field).set(Origin);
     return "";
   }
-  std::optional<double> Value;
-  if (NumArgs == 1)
-    Value = getNumber(Args->getAggregateElement(0u));
-  if (!Value)
-    return "'" + Key.str() + "' needs one number";
-  // 0 would mean "inherit" in the descriptor: not what anyone writes it for.
-  if (!(*Value > 0))
-    return ("'" + Key + "' must be greater than 0, not " +
-            Twine(formatNumber(*Value)))
-        .str();
-  double Ns = std::round(*Value * Info->NsPerUnit);
-  // Out of range for the descriptor's uint64_t.
-  if (Ns >= 0x1p63)
-    return "'" + Key.str() + "' is out of range";
-  (Sel.*Info->Field).set(Origin, Ns < 1 ? 1 : uint64_t(Ns));
+  uint64_t Ns = 0;
+  std::string Problem =
+      NumArgs == 1
+          ? getThresholdNs(Args->getAggregateElement(0u), Info->NsPerUnit, Ns)
+          : "needs one number";
+  if (!Problem.empty())
+    return "'" + Key.str() + "' " + Problem;
+  (Sel.*Info->Field).set(Origin, Ns);
   return "";
 }
 
@@ -146,12 +172,12 @@ void spiketrap::readAnnotations(Module &M,
     const Value *Target = E->getOperand(0)->stripPointerCasts();
     std::string Problem;
     if (auto *F = dyn_cast<Function>(Target))
-      Problem = apply(Key, getArgs(E->getOperand(4)), "attribute at " + Where,
-                      Out[F]);
+      Problem = apply(Key, getArgs(E->getOperand(4)), Where, Out[F]);
     else
       Problem = "'" + Key.str() + "' applies to functions only";
     if (!Problem.empty() && Diagnose)
       diagnose(M.getContext(), DS_Error,
-               Where + ": " + Problem + " (on '" + Target->getName() + "')");
+               Where + ": " + Problem + " (on '" + demangle(Target->getName()) +
+                   "')");
   }
 }

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class LLVMContext;
+} // namespace llvm
+
 namespace spiketrap {
 
 /// The -spiketrap-list files: LLVM SpecialCaseList files whose sections say
@@ -28,6 +32,7 @@ class FilterLists {
   };
   std::vector<List> Lists;
   std::vector<std::string> Errors;
+  std::vector<std::string> Warnings; // entries that can never match
 
   void load(const std::string &Path);
 
@@ -36,8 +41,9 @@ public:
   /// runs once per module, and with -flto in several threads).
   static const FilterLists &get();
 
-  /// Why lists could not be read, each naming its file and line.
-  llvm::ArrayRef<std::string> errors() const { return Errors; }
+  /// Reports through \p Ctx, as errors, why lists could not be read, and as
+  /// warnings, entries that can never match; each names its file and line.
+  void report(llvm::LLVMContext &Ctx) const;
 
   /// Adds what the lists say about \p F to \p Sel; where several entries set
   /// the same thing, the later file, then the later line, wins.

@@ -70,12 +70,11 @@ static cl::opt<bool>
           cl::desc("Print a one-line summary per module to stderr"),
           cl::init(false));
 
-std::optional<uint64_t> spiketrap::parseDurationNs(StringRef S) {
+std::string spiketrap::parseThreshold(StringRef S, uint64_t &Ns,
+                                      bool AllowZero) {
+  Ns = 0;
   StringRef Num = S.take_while([](char C) { return isDigit(C) || C == '.'; });
   StringRef Unit = S.drop_front(Num.size());
-  // Digits and one dot only: getAsDouble alone would accept "inf" or "1e3".
-  if (Num.empty() || Num == "." || Num.count('.') > 1)
-    return std::nullopt;
   double Scale = StringSwitch<double>(Unit)
                      .Case("ns", 1)
                      .Case("us", 1e3)
@@ -84,23 +83,32 @@ std::optional<uint64_t> spiketrap::parseDurationNs(StringRef S) {
                      .Case("s", 1e9)
                      .Default(0);
   double Value;
-  if (Scale == 0 || Num.getAsDouble(Value))
-    return std::nullopt;
-  double Ns = std::round(Value * Scale);
-  // Out of range for uint64_t (and centuries long anyway).
-  if (Ns >= 0x1p63)
-    return std::nullopt;
-  return static_cast<uint64_t>(Ns);
+  // Digits and one dot only: getAsDouble alone would accept "inf" or "1e3".
+  if (Num.empty() || Num == "." || Num.count('.') > 1 || Scale == 0 ||
+      Num.getAsDouble(Value))
+    return ("'" + S +
+            "' is not a duration: expected one like 250ns, 500us, "
+            "16.6ms or 2s (a plain number is ms)")
+        .str();
+  double Rounded = std::round(Value * Scale);
+  if (Rounded > double(MaxThresholdNs))
+    return ("'" + S + "' is longer than the maximum, " + MaxThresholdText)
+        .str();
+  // 0 would mean "inherit" in a descriptor: not what a section asks for.
+  if (Rounded == 0 && !AllowZero)
+    return ("'" + S + "' must be greater than 0").str();
+  Ns = static_cast<uint64_t>(Rounded);
+  return "";
 }
 
 uint64_t spiketrap::getDefaultThresholdNs(LLVMContext &Ctx) {
-  if (std::optional<uint64_t> Ns = parseDurationNs(DefaultThreshold))
-    return *Ns;
+  uint64_t Ns;
+  std::string Problem = parseThreshold(DefaultThreshold, Ns, true);
+  if (Problem.empty())
+    return Ns;
   diagnose(Ctx, DS_Warning,
-           "ignoring -spiketrap-default-threshold='" + DefaultThreshold +
-               "': expected a duration like 250ns, 500us, 16.6ms or 1s (a "
-               "plain number is ms); using 0 (the runtime's global "
-               "threshold)");
+           "ignoring -spiketrap-default-threshold: " + Problem +
+               "; using 0 (the runtime's global threshold)");
   return 0;
 }
 

@@ -15,8 +15,18 @@ class LLVMContext;
 
 namespace spiketrap {
 
-/// Parses "250ns", "500us", "16.6ms", "1s" or a plain number of milliseconds.
-std::optional<uint64_t> parseDurationNs(llvm::StringRef S);
+/// The longest threshold anything accepts (attributes, lists, options): 24
+/// hours. Longer means "never report it" (SPIKETRAP_IGNORE says that), and
+/// the runtime turns thresholds into clock ticks (ns times the TSC's GHz) in
+/// 64 bits: centuries would wrap around to a few seconds.
+inline constexpr uint64_t MaxThresholdNs = 24ull * 3600 * 1000000000;
+/// How MaxThresholdNs is written in messages and docs.
+inline constexpr char MaxThresholdText[] = "24 hours";
+
+/// Parses "250ns", "500us", "16.6ms", "1s" or a plain number of milliseconds
+/// into \p Ns. Returns "" or what is wrong with \p S, for a
+/// message: not a duration, 0 unless \p AllowZero, over MaxThresholdNs.
+std::string parseThreshold(llvm::StringRef S, uint64_t &Ns, bool AllowZero);
 
 /// The -spiketrap-default-threshold value in ns; on a malformed value, warns
 /// through \p Ctx and returns 0 (inherit the runtime's global threshold).

@@ -36,8 +36,7 @@ Selector::Selector(Module &M, bool Diagnose)
       Heuristics(getHeuristicOptions(M.getContext(), Diagnose)) {
   readAnnotations(M, Annotated, Diagnose);
   if (Diagnose)
-    for (const std::string &E : Lists.errors())
-      diagnose(M.getContext(), DS_Error, E);
+    Lists.report(M.getContext());
 }
 
 Selection Selector::select(const Function &F) const {

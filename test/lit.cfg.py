@@ -51,6 +51,8 @@ config.substitutions += [
     ("%opt", os.path.join(tools, "opt") + " -load-pass-plugin=" + plugin),
     # Runtime tests time every function, whatever the size heuristics say.
     ("%spiketrap_all", st + " -mllvm -spiketrap-instrument-all"),
+    # The front-end plugin: attributes and no_instrument_function.
+    ("%spiketrap_clang", "-fplugin=" + config.spiketrap_clang_plugin),
     ("%spiketrap", st),
     ("%rtlib", config.spiketrap_runtime),
     ("%plugin", plugin),

@@ -10,6 +10,9 @@ pkgs=(clang-$LLVM_VERSION llvm-$LLVM_VERSION-dev llvm-$LLVM_VERSION-tools
 pkgs+=(chromium)
 # The sanitizer builds (SANITIZE=...) need clang's sanitizer runtimes.
 pkgs+=(libclang-rt-$LLVM_VERSION-dev)
+# The clang front-end plugin (SpikeTrapClang.so) needs clang's headers and
+# CMake package.
+pkgs+=(libclang-$LLVM_VERSION-dev)
 pkgs+=("$@")
 missing=()
 for p in "${pkgs[@]}"; do

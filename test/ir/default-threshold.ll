@@ -6,9 +6,12 @@
 ; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s --check-prefix=DEFAULT
 ; RUN: %opt -passes=spiketrap,spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=fast -S %s -o - 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=BAD
+; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -spiketrap-default-threshold=86401s -disable-output %s 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=LONG
 
 ; -spiketrap-default-threshold sets threshold_ns in every descriptor; a
-; malformed value warns once, keeps 0 (the runtime's global threshold) and the
+; malformed value or one over the maximum (a day: centuries would wrap when
+; the runtime turns them into clock ticks) warns once, keeps 0 (the runtime's global threshold) and the
 ; compile goes on.
 ; (-spiketrap-instrument-all: these functions are below the size rules.)
 
@@ -21,8 +24,9 @@ target triple = "x86_64-unknown-linux-gnu"
 ; PLAIN:   @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 3000000, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0, ptr null, i32 0, i16 0, i16 0, i64 0 }
 ; DEFAULT: @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0, ptr null, i32 0, i16 0, i16 0, i64 0 }
 
-; BAD:     warning: spiketrap: ignoring -spiketrap-default-threshold='fast': expected a duration like 250ns, 500us, 16.6ms or 1s (a plain number is ms); using 0 (the runtime's global threshold)
+; BAD:     warning: spiketrap: ignoring -spiketrap-default-threshold: 'fast' is not a duration: expected one like 250ns, 500us, 16.6ms or 2s (a plain number is ms); using 0 (the runtime's global threshold)
 ; BAD-NOT: warning
+; LONG:    warning: spiketrap: ignoring -spiketrap-default-threshold: '86401s' is longer than the maximum, 24 hours; using 0 (the runtime's global threshold)
 ; BAD:     @__spiketrap_desc.f = {{.*}} { i32 0, i32 0, ptr @{{.*}}, ptr @{{.*}}, i64 0, i64 0, ptr null, i64 0, i32 0, i32 0, i64 0, ptr null, i32 0, i16 0, i16 0, i64 0 }
 ; BAD:     call void @__spiketrap_enter(ptr @__spiketrap_desc.f
 define void @f() {

@@ -38,7 +38,7 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK:      error: spiketrap: frame.c:11: unknown annotation 'spiketrap.treshold_ms'; use the SPIKETRAP_* macros of spiketrap.h (on 'f')
 ; CHECK-NEXT: error: spiketrap: frame.c:12: 'spiketrap.threshold_ms' needs one number (on 'f')
-; CHECK-NEXT: error: spiketrap: frame.c:13: 'spiketrap.threshold_us' must be greater than 0, not -5 (on 'f')
+; CHECK-NEXT: error: spiketrap: frame.c:13: 'spiketrap.threshold_us' must be greater than 0 and at most 86400000000 (24 hours), not -5 (4294967291 if unsigned) (on 'f')
 ; CHECK-NEXT: error: spiketrap: frame.c:14: 'spiketrap.threshold_ms' must be greater than 0, not 0 (on 'f')
 ; CHECK-NEXT: error: spiketrap: frame.c:15: 'spiketrap.threshold_ms' needs one number (on 'f')
 ; CHECK-NEXT: error: spiketrap: frame.c:16: 'spiketrap.threshold_ms' needs one number (on 'f')
