@@ -3,6 +3,7 @@
 #include "Blocking.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -100,10 +101,20 @@ spiketrap::getDirectCallees(Function &F,
   return SmallVector<Function *, 8>(Callees.begin(), Callees.end());
 }
 
-WaitKind spiketrap::getWaitKind(const Function &F) {
+WaitKind spiketrap::getWaitKind(const Function &F,
+                                const BlockFrequencyInfo &BFI) {
   WaitKind K = WaitKind::None;
-  for (const Instruction &I : instructions(F))
-    if (const auto *CB = dyn_cast<CallBase>(&I))
-      K = std::max(K, getWaitKind(*CB));
+  uint64_t Entry = BFI.getEntryFreq().getFrequency();
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I)) {
+        WaitKind CK = getWaitKind(*CB);
+        // A wait on a rare path (a join deep in an interpreter's switch)
+        // does not make every call expensive: learned, not always timed.
+        if (CK == WaitKind::Kernel &&
+            BFI.getBlockFreq(&BB).getFrequency() * kRarePath < Entry)
+          CK = WaitKind::FastPath;
+        K = std::max(K, CK);
+      }
   return K;
 }

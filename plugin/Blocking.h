@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 namespace llvm {
+class BlockFrequencyInfo;
 class CallBase;
 class Function;
 class Module;
@@ -38,12 +39,17 @@ enum class WaitKind {
 /// call.
 WaitKind getWaitKind(const llvm::CallBase &CB);
 
-/// The strongest way \p F waits in a call of its own (after inlining). Not
-/// through its callees: a caller that may reach a wait on a rare path
-/// (SQLite's parser reaching a schema load) is often hot, and when it is
-/// switched off and a wait below spikes, the spike still names the function
-/// that waited.
-WaitKind getWaitKind(const llvm::Function &F);
+/// A call whose block runs less than once in this many calls of its
+/// function (by \p BFI's static estimate) is on a rare path.
+inline constexpr uint64_t kRarePath = 8;
+
+/// The strongest way \p F waits in a call of its own (after inlining); a
+/// kernel wait on a rare path counts as a fast-path one. Not through its
+/// callees: a caller that may reach a wait on a rare path (SQLite's parser
+/// reaching a schema load) is often hot, and when it is switched off and a
+/// wait below spikes, the spike still names the function that waited.
+WaitKind getWaitKind(const llvm::Function &F,
+                     const llvm::BlockFrequencyInfo &BFI);
 
 /// The functions \p F calls directly for which \p Wanted holds, itself
 /// excluded, each once, in the order of the calls.

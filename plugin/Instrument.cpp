@@ -10,6 +10,7 @@
 #include "Unwind.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
@@ -217,13 +218,14 @@ static bool instrumentFunction(Function &F, GlobalVariable *Desc,
 /// One descriptor per instrumented function, each pointing at those of the
 /// instrumented functions it calls directly, and saying how it can wait.
 static DenseMap<const Function *, GlobalVariable *>
-createDescriptors(Module &M,
-                  ArrayRef<std::pair<Function *, Decision>> Decisions,
-                  DescriptorBuilder &Descs) {
+createDescriptors(ArrayRef<std::pair<Function *, Decision>> Decisions,
+                  DescriptorBuilder &Descs, FunctionAnalysisManager &FAM) {
   DenseMap<const Function *, GlobalVariable *> DescOf;
   for (auto &[F, D] : Decisions)
     if (D.V == Verdict::Instrumented)
-      DescOf[F] = Descs.create(*F, D.Sel, getWaitKind(*F));
+      DescOf[F] = Descs.create(
+          *F, D.Sel,
+          getWaitKind(*F, FAM.getResult<BlockFrequencyAnalysis>(*F)));
   // In module order: the output must not depend on pointer values.
   for (auto &[F, D] : Decisions) {
     if (D.V != Verdict::Instrumented)
@@ -262,7 +264,7 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Exit = getHook(M, "__spiketrap_exit");
   }
   DenseMap<const Function *, GlobalVariable *> DescOf =
-      createDescriptors(M, Decisions, Descs);
+      createDescriptors(Decisions, Descs, FAM);
   Triple TT(M.getTargetTriple());
   for (auto &[F, D] : Decisions) {
     emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,

@@ -30,8 +30,8 @@ class ReportModel;
 // 4x less timed learning than 16384; 1024 switches off a function with one
 // near call in 500 at its first look 39% of the time (4096: 9%, 16384: 0.1%).
 constexpr uint64_t kAdaptEvery = 4096;
-static_assert(SPIKETRAP_FAST_WAIT_TIMED_CALLS == 64 * kAdaptEvery,
-              "spiketrap.h says 64 looks");
+static_assert(SPIKETRAP_FAST_WAIT_TIMED_CALLS == 16 * kAdaptEvery,
+              "spiketrap.h says 16 looks");
 constexpr uint64_t kCloseRatio = 20;  // "near": 1/kCloseRatio of the threshold
 constexpr uint64_t kNearShare = 1024; // skippable: at most 1 near call in this
 

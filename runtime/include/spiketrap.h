@@ -67,9 +67,10 @@ typedef struct spiketrap_desc {
   uint64_t timed_until;
 } spiketrap_desc;
 
-/* Calls a function that takes a lock (pthread_mutex_lock & co.) is timed
- * before adaptive mode may switch it off: 64 of its looks. */
-#define SPIKETRAP_FAST_WAIT_TIMED_CALLS (64u * 4096u)
+/* Calls a function that takes a lock (pthread_mutex_lock & co.), or waits
+ * in the kernel on a rare path, is timed before adaptive mode may switch it
+ * off: 16 of its looks. */
+#define SPIKETRAP_FAST_WAIT_TIMED_CALLS (16u * 4096u)
 
 /* Called by instrumented code. `frame` is the address of the instrumented
  * function's return-address slot: it identifies the activation, so the runtime

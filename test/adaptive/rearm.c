@@ -1,12 +1,14 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %t 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 
 // A compute spike in a hot function that adaptive mode switched off is first
 // charged to the nearest timed caller, which names its switched-off callees
 // as candidates and times them (and what they call) again; when the spike
 // recurs, it is caught at its own level with its whole stack. The function
-// that spiked then stays timed.
+// that spiked then stays timed. A 20 ms threshold and 60 ms spikes: a
+// preemption of a loaded machine must not make frame spike (and spend the
+// re-arm of the second) before the real one.
 
 #include "../e2e/Inputs/spin.h"
 
@@ -15,7 +17,7 @@ __attribute__((noinline)) void leaf(int I) {
   for (int K = 0; K < 8; ++K)
     Sink += K * I;
   if (I == 40000 || I == 90000)
-    spin_ns(3000000);
+    spin_ns(60000000);
 }
 __attribute__((noinline)) void hot(int I) { leaf(I); }
 __attribute__((noinline)) void frame(int F) {
@@ -30,13 +32,13 @@ int main(void) {
 }
 
 // The first spike, in frame's own time: hot is the candidate.
-// CHECK-DAG: spike: {{.*}} in frame ({{.*}}rearm.c:21)
+// CHECK-DAG: spike: {{.*}} in frame ({{.*}}rearm.c:{{[0-9]+}})
 // The second, at its own level: hot and leaf were timed again.
-// CHECK-DAG: spike: {{.*}} in leaf ({{.*}}rearm.c:14)
-// CHECK-DAG: #2 hot ({{.*}}rearm.c:20)
-// CHECK-DAG: #3 leaf ({{.*}}rearm.c:14)
+// CHECK-DAG: spike: {{.*}} in leaf ({{.*}}rearm.c:{{[0-9]+}})
+// CHECK-DAG: #2 hot ({{.*}}rearm.c:{{[0-9]+}})
+// CHECK-DAG: #3 leaf ({{.*}}rearm.c:{{[0-9]+}})
 // CHECK-DAG: untimed: frame's self time may be in callees adaptive mode had switched off (timed again since):
-// CHECK-DAG: candidate: hot ({{.*}}rearm.c:20)
+// CHECK-DAG: candidate: hot ({{.*}}rearm.c:{{[0-9]+}})
 
 // The first spike lists hot's id in untimed_callees.
 // JSON: "untimed_callees":[{{[0-9]+}}]

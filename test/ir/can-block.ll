@@ -4,8 +4,9 @@
 ; in a thousand calls for far longer than its threshold. One that enters the
 ; kernel on every call (sleep, I/O, a system call) costs little to time: its
 ; descriptor's timed_until is UINT64_MAX, adaptive mode never switches it
-; off. One that takes a lock, usually uncontended and cheap, is timed for
-; 64 x 4096 calls before adaptive mode may. Only the function that makes the
+; off. One that takes a lock, usually uncontended and cheap, or waits in the
+; kernel only on a rare path, is timed for 16 x 4096 calls before adaptive
+; mode may. Only the function that makes the
 ; call (after inlining), not its callers; pure computation keeps 0.
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -22,7 +23,7 @@ define void @sleeper(ptr %ts) {
   ret void
 }
 
-; CHECK: @__spiketrap_desc.locker = {{.*}}, i64 262144 }
+; CHECK: @__spiketrap_desc.locker = {{.*}}, i64 65536 }
 define void @locker(ptr %m) {
   call i32 @pthread_mutex_lock(ptr %m)
   ret void
@@ -59,6 +60,21 @@ define void @middle() {
   call void @sleeper(ptr null)
   ret void
 }
+
+; A kernel wait on a path the static estimate takes less than once in 8
+; calls: learned like a lock (an interpreter's rare join).
+; CHECK: @__spiketrap_desc.rare_wait = {{.*}}, i64 65536 }
+define void @rare_wait(i32 %op, ptr %ts) {
+entry:
+  %rare = icmp eq i32 %op, 7
+  br i1 %rare, label %wait, label %done, !prof !0
+wait:
+  call i32 @nanosleep(ptr %ts, ptr null)
+  br label %done
+done:
+  ret void
+}
+!0 = !{!"branch_weights", i32 1, i32 1000}
 
 ; CHECK: @__spiketrap_desc.pure = {{.*}}, i64 0 }
 define void @pure() {
