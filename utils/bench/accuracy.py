@@ -417,11 +417,17 @@ def main():
         results, fps = score(gt, reported, threshold)
         print(f"clocks aligned by {aligned}")
         for r in results:
-            print(f"injected {r['cls']} {' > '.join(r['stack'])} "
-                  f"{r['measured_ns'] / 1e6:.3f} ms: "
-                  + (f"named, stack {'exact' if r['stack_exact'] else 'wrong'}"
-                     f", error {us(r['error_ns'])} us" if r["named"] else
-                     f"not named (instead: {r['instead']})"))
+            head = (f"injected {r['cls']} {' > '.join(r['stack'])} "
+                    f"{r['measured_ns'] / 1e6:.3f} ms: ")
+            if r["cls"] == "over":
+                print(head + (
+                    f"named, stack {'exact' if r['stack_exact'] else 'wrong'}"
+                    f", error {us(r['error_ns'])} us" if r["named"] else
+                    f"not named (deepest: {r['instead']})"))
+            elif r["cls"] == "under":
+                print(head + "near miss (must not be reported)")
+            elif r["cls"] == "gray":
+                print(head + "marginal: scored neither way")
         for kind, r in fps:
             print(f"false positive ({kind}): {' > '.join(r['stack'])} "
                   f"{r['duration'] / 1e6:.3f} ms")
