@@ -483,6 +483,7 @@ def main():
     if "accuracy" in parts:
         import accuracy
         out.append(accuracy.suite(os.path.abspath(args.build_dir),
+                                  reps=args.reps,
                                   out_dir=os.path.join(args.out,
                                                        "accuracy"))[0])
     if NOTES:
