@@ -60,20 +60,27 @@ CASES = [
 TOLERANCE_NS = 1_000_000
 
 
-def base_name(name):
-    """'load_asset(double)' -> 'load_asset': the ground truth names
-    functions without their C++ argument lists (cut at the '(' that
-    matches the name's last ')', so template arguments may hold parens)."""
-    end = name.rfind(")")
-    if end < 0 or name[end + 1:].strip() not in ("", "const", "&", "&&",
-                                                  "const &", "const &&"):
+def strip_tail(name, open_, close):
+    """Cuts a trailing balanced (...) or <...> off name."""
+    if not name.endswith(close):
         return name
     depth = 0
-    for i in range(end, 0, -1):
-        depth += {")": 1, "(": -1}.get(name[i], 0)
+    for i in range(len(name) - 1, 0, -1):
+        depth += {close: 1, open_: -1}.get(name[i], 0)
         if depth == 0:
             return name[:i]
     return name
+
+
+def base_name(name):
+    """'load_asset(double)' -> 'load_asset',
+    'std::thread::thread<void (&)(), void>(void (&)())' ->
+    'std::thread::thread': the ground truth names functions without
+    argument lists or template arguments."""
+    for q in (" const", " &", " &&"):
+        if name.endswith(")" + q):
+            name = name[:-len(q)]
+    return strip_tail(strip_tail(name, "(", ")"), "<", ">")
 
 
 def load_gt(path):
