@@ -410,7 +410,7 @@ def main():
     ap.add_argument("--reps", type=int, help="repetitions per variant")
     ap.add_argument("--compile-reps", type=int,
                     help="builds per variant; the least CPU time is shown")
-    ap.add_argument("--only", choices=["calls", "sqlite", "game"],
+    ap.add_argument("--only", choices=["calls", "sqlite", "game", "accuracy"],
                     action="append", help="run only these parts")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--sqlite-dir",
@@ -423,7 +423,10 @@ def main():
     args.compile_reps = args.compile_reps or (1 if q else 3)
     args.fib, args.rounds = (22, 1) if q else (32, 1)
     args.callgrind_fib = 15 if q else 20
-    parts = args.only or ["calls", "sqlite", "game"]
+    # The accuracy suite (accuracy.py) scores reports, not speed: a full run
+    # includes it, a quick (CI smoke) run only when asked.
+    parts = args.only or ["calls", "sqlite", "game"] + ([] if q else
+                                                        ["accuracy"])
     if "sqlite" in parts and not args.sqlite_dir:
         NOTES.append("No SQLite amalgamation (npm could not fetch it): "
                      "the SQLite table is skipped.")
@@ -477,6 +480,12 @@ def main():
                                  [os.path.join(SRC, "game_workload.cpp")],
                                  [str(frames)], [], [], CFLAGS,
                                  [str(frames if q else 1000)]))
+    if "accuracy" in parts:
+        import accuracy
+        out.append(accuracy.suite(os.path.abspath(args.build_dir),
+                                  reps=args.reps,
+                                  out_dir=os.path.join(args.out,
+                                                       "accuracy"))[0])
     if NOTES:
         out.append("Notes:\n" + "\n".join("- " + n for n in NOTES))
     report = "\n\n".join(out) + "\n"

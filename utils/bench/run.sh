@@ -3,9 +3,11 @@
 # spiketrap into $BUILD_DIR (default build-bench), fetches the SQLite
 # amalgamation with `npm pack` (cached in utils/bench/out/, git-ignored) and
 # runs bench.py, which builds every variant, runs them and prints the table.
-# Usage: utils/bench/run.sh [--quick] [--reps N] [--only calls|sqlite|game]
+# Usage: utils/bench/run.sh [--quick] [--reps N]
+#                           [--only calls|sqlite|game|accuracy]
 # BENCH_SKIP_BUILD=1 measures $BUILD_DIR as it is (e.g. a build of another
-# checkout) instead of rebuilding it from this tree.
+# checkout) instead of rebuilding it from this tree:
+#   BENCH_SKIP_BUILD=1 BUILD_DIR=/path/to/build utils/bench/run.sh --only accuracy
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 utils/setup.sh

@@ -1,0 +1,157 @@
+/* Ground truth for the accuracy programs (docs/performance.md "Accuracy").
+ *
+ * Every program injects spikes whose function, stack and duration it knows,
+ * measures each one around the call from the caller with
+ * clock_gettime(CLOCK_MONOTONIC) and, at the end, writes one JSON object per
+ * line to argv[1], or to $ACCURACY_GT, or to stdout:
+ *
+ *   {"kind":"anchor","realtime_ns":..,"monotonic_ns":..}  maps the report's
+ *       wall-clock times onto the monotonic times below (a fallback)
+ *   {"kind":"sync","start_ns":..}  when gt_sync() was called: its spike in
+ *       the report pins the report's times onto the monotonic clock
+ *   {"kind":"spike","culprit":"f","stack":["caller","f"],"tid":..,
+ *    "start_ns":..,"end_ns":..,"duration_ns":..,"expect":"over"|"under"}
+ *       stack: the timed functions from main's callee (or the thread's entry
+ *       function) down to the culprit; expect: meant to be over the threshold
+ *       or a near miss under it; "observed": a call the program did not
+ *       mean to spike, measured because load can make it slow (it and the
+ *       calls below it are then neither required nor false positives)
+ *   {"kind":"never_report","function":"f"}  f must never be a spike
+ *       (ignored, channel disabled)
+ *   {"kind":"gray","function":"f"}  f's calls sit at the threshold itself,
+ *       or f runs long by design (a thread's loop): spikes that end in f,
+ *       and their callers', are neither required nor false positives
+ *
+ * The helpers are SPIKETRAP_NEVER (or inlined) so they never show up in a
+ * stack, and records are kept in memory until gt_write(): nothing here
+ * formats or does I/O while a measured call is open. */
+#ifndef ACCURACY_GT_H
+#define ACCURACY_GT_H
+
+#include "spiketrap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GT_NOINLINE __attribute__((noinline))
+#define GT_INLINE static inline __attribute__((always_inline))
+#define GT_MS 1000000LL /* ns */
+
+enum { GT_MAX = 256 };
+struct gt_rec {
+  const char *kind, *stack, *expect;
+  long long tid, start, end;
+};
+static struct gt_rec gt_recs[GT_MAX];
+static int gt_count;
+static long long gt_anchor_real, gt_anchor_mono;
+
+GT_INLINE long long gt_clock(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The caller-side clock of every measurement. */
+GT_INLINE long long gt_now(void) { return gt_clock(CLOCK_MONOTONIC); }
+
+/* Compute-bound work for ns nanoseconds, inlined into the function that
+ * must own the time (it still calls clock_gettime, so the function is
+ * timed whatever the selection rules). */
+GT_INLINE void gt_spin_ns(long long ns) {
+  long long end = gt_now() + ns;
+  while (gt_now() < end) {
+  }
+}
+
+/* Off-CPU for ns nanoseconds. */
+GT_INLINE void gt_sleep_ns(long long ns) {
+  struct timespec ts = {(time_t)(ns / 1000000000LL),
+                        (long)(ns % 1000000000LL)};
+  nanosleep(&ts, NULL);
+}
+
+SPIKETRAP_NEVER GT_NOINLINE static void gt_add(const char *kind,
+                                               const char *stack,
+                                               long long start, long long end,
+                                               const char *expect) {
+  int i = __atomic_fetch_add(&gt_count, 1, __ATOMIC_RELAXED);
+  if (i >= GT_MAX)
+    abort();
+  struct gt_rec r = {kind, stack, expect, (long long)syscall(SYS_gettid),
+                     start, end};
+  gt_recs[i] = r;
+}
+
+/* One injected spike: stack is "caller,...,culprit" (a string literal). */
+GT_INLINE void gt_spike(const char *stack, long long start, long long end) {
+  gt_add("spike", stack, start, end, "over");
+}
+GT_INLINE void gt_near_miss(const char *stack, long long start,
+                            long long end) {
+  gt_add("spike", stack, start, end, "under");
+}
+/* A call not meant to spike (thread creation, a short sleep, a first
+ * throw): recorded only when it took half the threshold or more. */
+GT_INLINE void gt_observed(const char *stack, long long start, long long end) {
+  if (end - start >= GT_MS / 2)
+    gt_add("spike", stack, start, end, "observed");
+}
+GT_INLINE void gt_never_report(const char *fn) {
+  gt_add("never_report", fn, 0, 0, "");
+}
+GT_INLINE void gt_gray(const char *fn) { gt_add("gray", fn, 0, 0, ""); }
+
+SPIKETRAP_NEVER GT_NOINLINE static void gt_init(void) {
+  gt_anchor_real = gt_clock(CLOCK_REALTIME);
+  gt_anchor_mono = gt_clock(CLOCK_MONOTONIC);
+}
+
+/* Sleeps 2 ms at the end of the run, after every injected spike: its spike
+ * in the report aligns the report's clock with the ground truth's (the
+ * report's wall-clock start time is a few ms off the start of its times:
+ * see docs/performance.md "Accuracy"). */
+SPIKETRAP_ALWAYS GT_NOINLINE void gt_sync(void) { gt_sleep_ns(2 * GT_MS); }
+
+SPIKETRAP_NEVER GT_NOINLINE static void gt_write(int argc, char **argv) {
+  long long sync = gt_now();
+  gt_sync();
+  const char *path = argc > 1 ? argv[1] : getenv("ACCURACY_GT");
+  FILE *f = path && *path ? fopen(path, "w") : stdout;
+  if (!f) {
+    perror(path);
+    exit(2);
+  }
+  fprintf(f, "{\"kind\":\"anchor\",\"realtime_ns\":%lld,\"monotonic_ns\":%lld}\n",
+          gt_anchor_real, gt_anchor_mono);
+  fprintf(f, "{\"kind\":\"sync\",\"start_ns\":%lld}\n", sync);
+  int n = gt_count < GT_MAX ? gt_count : GT_MAX;
+  for (int i = 0; i < n; ++i) {
+    const struct gt_rec *r = &gt_recs[i];
+    if (strcmp(r->kind, "spike") != 0) {
+      fprintf(f, "{\"kind\":\"%s\",\"function\":\"%s\"}\n", r->kind, r->stack);
+      continue;
+    }
+    const char *culprit = strrchr(r->stack, ',');
+    culprit = culprit ? culprit + 1 : r->stack;
+    fprintf(f, "{\"kind\":\"spike\",\"culprit\":\"%s\",\"stack\":[\"", culprit);
+    for (const char *p = r->stack; *p; ++p) {
+      if (*p == ',')
+        fputs("\",\"", f);
+      else
+        fputc(*p, f);
+    }
+    fprintf(f,
+            "\"],\"tid\":%lld,\"start_ns\":%lld,\"end_ns\":%lld,"
+            "\"duration_ns\":%lld,\"expect\":\"%s\"}\n",
+            r->tid, r->start, r->end, r->end - r->start, r->expect);
+  }
+  if (f != stdout)
+    fclose(f);
+}
+
+#endif
