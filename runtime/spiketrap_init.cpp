@@ -39,13 +39,15 @@ void initOnce(char **Env) {
   flags.setDefaults();
   const char *Options = optionsFrom(Env);
   flags.parse(Options);
-  reportInit(Options);
   if (flags.help)
     flags.printHelp();
   if (flags.clock == ClockMode::Tsc && !tscUsable())
     logLine("clock=tsc: this CPU does not report an invariant TSC; using it "
             "anyway");
   clockInit(flags.clock);
+  // The run's wall-clock start, at the instant times in reports count from
+  // (after the 5 ms calibration).
+  reportInit(Options);
   globalThresholdTicks = nsToTicks(flags.threshold);
   spikesInit(flags.spike_memory);
   apiInit();

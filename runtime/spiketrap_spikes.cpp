@@ -27,22 +27,32 @@ constexpr uint32_t kComplete = 1, kEndOfArena = 2; // SpikeRecord::Committed
 constexpr uint64_t kPrefault = 64 << 10;
 uint64_t Prefaulted; // bytes of the arena made resident
 
-// Makes the arena resident up to Upto (rounded up to kPrefault) without
-// changing a byte: an atomic add of 0 per page faults it in for writing,
-// safe while other threads write records there.
+// Makes [Off, Off + Len) of the arena resident for writing without changing
+// a byte, safe while other threads write records there.
+void populate(uint64_t Off, uint64_t Len) {
+  if (madvise(Arena + Off, Len, MADV_POPULATE_WRITE) == 0)
+    return;
+#if defined(__x86_64__)
+  // Kernels before 5.14: a locked add of 0 per page is a write the compiler
+  // cannot fold into a load (an atomic add of 0 in C++ can be).
+  for (uint64_t P = Off; P < Off + Len; P += 4096)
+    asm volatile("lock addq $0, (%0)" ::"r"(Arena + P) : "memory");
+#endif
+}
+
+// Makes the arena resident up to Upto (rounded up to kPrefault).
 void prefault(uint64_t Upto) {
   uint64_t Have = __atomic_load_n(&Prefaulted, __ATOMIC_RELAXED);
   while (Have < Upto && Have < ArenaSize) {
     uint64_t Want = Have + kPrefault < ArenaSize ? Have + kPrefault : ArenaSize;
     if (!__atomic_compare_exchange_n(&Prefaulted, &Have, Want, false,
-                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
       continue; // another thread took this chunk; Have is reloaded
-    for (uint64_t Off = Have; Off < Want; Off += 4096)
-      __atomic_fetch_add(reinterpret_cast<uint64_t *>(Arena + Off), 0,
-                         __ATOMIC_RELAXED);
+    populate(Have, Want - Have);
     Have = Want;
   }
 }
+
 // The code of the rare paths (recording, re-arming, the cold halves of the
 // hooks) runs first at the first spike, where faulting its pages in (tens of
 // microseconds on a VM) lands inside the caller's measurement. Map the
@@ -115,14 +125,18 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
 void commit(ThreadState &T, SpikeRecord *R) {
   R->Tid = T.Tid;
   // A name set through the API wins; else the main thread is reported as
-  // such, others by the name the kernel has for them now (prctl is
-  // async-signal-safe; spikes are rare).
+  // such, others by the name the kernel had for them at their first spike:
+  // one system call per thread (async-signal-safe), not one per record
+  // inside its callers' time.
+  if (!T.Name[0] && T.Tid != Pid && !T.KernelName[0] &&
+      prctl(PR_GET_NAME, T.KernelName) != 0)
+    __builtin_memcpy(T.KernelName, "?", 2);
   if (T.Name[0])
     __builtin_memcpy(R->ThreadName, T.Name, sizeof(R->ThreadName));
   else if (T.Tid == Pid)
     __builtin_memcpy(R->ThreadName, "main", 5);
-  else if (prctl(PR_GET_NAME, R->ThreadName) != 0)
-    R->ThreadName[0] = 0;
+  else
+    __builtin_memcpy(R->ThreadName, T.KernelName, sizeof(R->ThreadName));
   __atomic_fetch_add(&Recorded, 1, __ATOMIC_RELAXED);
   __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);
 }

@@ -80,6 +80,7 @@ struct ThreadState {
   bool Inactive;
   uint64_t PauseStart; // ticks when the outermost pause began
   char Name[16];       // spiketrap_set_thread_name; "" if none
+  char KernelName[16]; // the kernel's name at the thread's first spike
   MessageSlot Messages[kMessageSlots];
   Frame Frames[kMaxDepth];
 };
