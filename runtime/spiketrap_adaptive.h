@@ -8,7 +8,7 @@
 // adaptive=1 its descriptor's `off` is set, and the code the pass emits
 // stops calling the hooks for it; a spike below it is then reported at its
 // nearest caller still timed, which names it as a candidate and re-arms it.
-// Functions that can block (the pass says) or that spiked stay timed.
+// Functions that wait (the pass says) or that spiked stay timed longer.
 // skip_list= writes the skippable functions as a list file, so the next
 // compile leaves them out entirely.
 //
