@@ -2,7 +2,10 @@
 //
 // fmt's type-erased formatting instantiates code (floating point, dynamic
 // buffers) that refers to operator new, two libstdc++ throw helpers and
-// libm's ceil. Hidden definitions here satisfy those references inside our
+// libm's ceil; and GCC emits fmt::format_error's vtable (its key function is
+// defined inline in header-only fmt) in every object, which refers to
+// std::runtime_error's destructor and what(). format_error is never
+// constructed (FMT_THROW aborts), but a partial link keeps every section. Hidden definitions here satisfy those references inside our
 // localized object, so the runtime links into C programs without -lstdc++ or
 // -lm, and never replaces the program's own operator new.
 //
@@ -18,6 +21,11 @@ SPIKETRAP_HIDDEN void shimDelete(void *P, size_t) __asm__("_ZdlPvm");
 SPIKETRAP_HIDDEN void shimBadAlloc() __asm__("_ZSt17__throw_bad_allocv");
 SPIKETRAP_HIDDEN void
 shimBadLength() __asm__("_ZSt28__throw_bad_array_new_lengthv");
+SPIKETRAP_HIDDEN void shimErrorDtor(void *) __asm__("_ZNSt13runtime_errorD2Ev");
+SPIKETRAP_HIDDEN const char *
+shimErrorWhat(const void *) __asm__("_ZNKSt13runtime_error4whatEv");
+// By asm label too: GCC ignores a visibility attribute on its builtin ceil.
+SPIKETRAP_HIDDEN double shimCeil(double X) __asm__("ceil");
 
 void *shimNew(size_t N) {
   if (void *P = malloc(N ? N : 1))
@@ -27,8 +35,10 @@ void *shimNew(size_t N) {
 void shimDelete(void *P, size_t) { free(P); }
 void shimBadAlloc() { abort(); }
 void shimBadLength() { abort(); }
+void shimErrorDtor(void *) { abort(); }
+const char *shimErrorWhat(const void *) { abort(); }
 
-SPIKETRAP_HIDDEN double ceil(double X) {
+double shimCeil(double X) {
   if (!(X > -4503599627370496.0 && X < 4503599627370496.0))
     return X; // NaN, infinities and values with no fraction bits
   double T = double(int64_t(X));

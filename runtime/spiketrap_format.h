@@ -12,6 +12,11 @@
 #ifndef FMT_THROW
 #define FMT_THROW(x) ::abort() // no exceptions; format strings are checked
 #endif
+// Not fmt's assert_fail (stdio and std::terminate) in a build without NDEBUG:
+// the runtime must link the same into C programs in Debug and Release.
+#ifndef FMT_ASSERT
+#define FMT_ASSERT(Cond, Msg) ((Cond) ? (void)0 : ::abort())
+#endif
 #include <fmt/format.h>
 #include <stdlib.h>
 

@@ -1,0 +1,31 @@
+# Run after the partial link: the runtime object must link into a C program
+# whatever compiler, linker and objcopy built it. It may define only the
+# public API (spiketrap_*, __spiketrap_*) and the libc functions it
+# interposes (dlclose, sigaction, signal), and may refer to no C++ symbol.
+# cmake -DNM=<nm> -DOBJ=<spiketrap_rt.o> -P CheckRuntimeObject.cmake
+execute_process(COMMAND ${NM} -g --defined-only ${OBJ}
+  OUTPUT_VARIABLE Defined RESULT_VARIABLE Rc)
+if(Rc)
+  message(FATAL_ERROR "spiketrap: '${NM}' failed on ${OBJ}")
+endif()
+execute_process(COMMAND ${NM} -u ${OBJ} OUTPUT_VARIABLE Undefined)
+set(Bad "")
+string(REGEX MATCHALL "[^\n]+" Lines "${Defined}")
+foreach(L IN LISTS Lines)
+  string(REGEX REPLACE ".* " "" Sym "${L}")
+  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal)$")
+    list(APPEND Bad "exported: ${Sym}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "[^\n]+" Lines "${Undefined}")
+foreach(L IN LISTS Lines)
+  string(REGEX REPLACE ".* " "" Sym "${L}")
+  if(Sym MATCHES "^_Z")
+    list(APPEND Bad "needs C++ library: ${Sym}")
+  endif()
+endforeach()
+if(Bad)
+  list(JOIN Bad "\n  " Msg)
+  message(FATAL_ERROR "spiketrap: ${OBJ} would not link into a C program "
+    "(or would clash with the program's own symbols):\n  ${Msg}")
+endif()
