@@ -1,0 +1,28 @@
+# cmake --install <build> --prefix <p>: a relocatable tree. The plugins go to
+# lib/spiketrap (they are not libraries to link), the CMake package, the
+# pkg-config file and the wrappers find everything relative to themselves.
+set(SPIKETRAP_CLANG ${LLVM_TOOLS_BINARY_DIR}/clang)
+set(SPIKETRAP_CLANGXX ${LLVM_TOOLS_BINARY_DIR}/clang++)
+set(_gen ${CMAKE_BINARY_DIR}/install-files)
+configure_file(cmake/SpikeTrapConfig.cmake.in ${_gen}/SpikeTrapConfig.cmake @ONLY)
+configure_file(cmake/spiketrap.pc.in ${_gen}/spiketrap.pc @ONLY)
+configure_file(cmake/spiketrap-clang.in ${_gen}/spiketrap-clang @ONLY
+  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+  GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+include(CMakePackageConfigHelpers)
+write_basic_package_version_file(${_gen}/SpikeTrapConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
+
+install(TARGETS SpikeTrap SpikeTrapClang LIBRARY DESTINATION lib/spiketrap)
+install(FILES ${CMAKE_BINARY_DIR}/lib/libspiketrap.a DESTINATION lib)
+install(FILES runtime/include/spiketrap.h DESTINATION include)
+install(PROGRAMS utils/spiketrap-report ${_gen}/spiketrap-clang DESTINATION bin)
+install(CODE "file(CREATE_LINK spiketrap-clang
+  \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/spiketrap-clang++\" SYMBOLIC)")
+install(FILES cmake/exports.list runtime/spiketrap_report.html
+  docs/report-schema.json DESTINATION share/spiketrap)
+install(FILES README.md DESTINATION share/doc/spiketrap)
+install(DIRECTORY docs/ DESTINATION share/doc/spiketrap/docs)
+install(FILES ${_gen}/SpikeTrapConfig.cmake
+  ${_gen}/SpikeTrapConfigVersion.cmake DESTINATION lib/cmake/SpikeTrap)
+install(FILES ${_gen}/spiketrap.pc DESTINATION lib/pkgconfig)
