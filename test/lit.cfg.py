@@ -57,5 +57,8 @@ config.substitutions += [
     ("%rtlib", config.spiketrap_runtime),
     ("%plugin", plugin),
     ("%inc", config.spiketrap_include),
+    ("%build_root", config.spiketrap_build_root),
+    ("%cmake", config.cmake),
+    ("%llvm_tools", tools),
 ]
 config.available_features.add("llvm%d" % config.llvm_version_major)
