@@ -26,3 +26,18 @@ install(DIRECTORY docs/ DESTINATION share/doc/spiketrap/docs)
 install(FILES ${_gen}/SpikeTrapConfig.cmake
   ${_gen}/SpikeTrapConfigVersion.cmake DESTINATION lib/cmake/SpikeTrap)
 install(FILES ${_gen}/spiketrap.pc DESTINATION lib/pkgconfig)
+
+# cpack -G DEB (from the build directory): spiketrap_<version>_<arch>.deb for
+# /usr, depending on the clang the plugin was built for.
+set(CPACK_PACKAGE_NAME spiketrap)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "CPU spike detector: clang ${LLVM_VERSION_MAJOR} pass plugin, runtime and compiler wrappers")
+set(CPACK_PACKAGE_CONTACT "spiketrap developers <dev@spiketrap>")
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "clang-${LLVM_VERSION_MAJOR}, libc6")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, pkg-config")
+include(CPack)
