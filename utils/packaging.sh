@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# CI: the plain CMake build with the system's default toolchain (gcc, GNU ld,
+# GNU objcopy), its runtime linked into C programs by gcc and clang, the
+# .deb built with CPack and installed with apt, and the installed wrappers
+# and CMake package used from /usr. Run as root on Debian 12 after
+# utils/test.sh (which installed the packages and built ${BUILD_DIR:-build}
+# with clang). Prints "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+LLVM_VERSION=${LLVM_VERSION:-19}
+CLANG_BUILD=${BUILD_DIR:-build}
+GNU_BUILD=${GNU_BUILD_DIR:-build-gnu}
+JOBS=${JOBS:-$(nproc)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+check() { # check <name> <command...>
+  if "${@:2}" > "$work/log" 2>&1; then
+    passed=$((passed + 1)); echo "PASS: $1"
+  else
+    failed=$((failed + 1)); echo "FAIL: $1"; tail -20 "$work/log"
+  fi
+}
+cat > "$work/main.c" <<'C'
+#include <spiketrap.h>
+#include <unistd.h>
+static void slow(void) { usleep(30000); }
+int main(void) { slow(); spiketrap_report(); return 0; }
+C
+spikes() { "$1" 2>&1 | grep -q '^spike: .* in slow'; }
+
+check "configure with the default compilers" \
+  cmake -S . -B "$GNU_BUILD" -G Ninja -DSPIKETRAP_BUILD_TESTS=OFF
+check "build with the default compilers" ninja -C "$GNU_BUILD" -j "$JOBS"
+grep -E '^CMAKE_(CXX_COMPILER|LINKER|OBJCOPY):' "$GNU_BUILD/CMakeCache.txt"
+for rt in "$GNU_BUILD" "$CLANG_BUILD"; do
+  for cc in gcc "clang-$LLVM_VERSION"; do
+    check "$cc links a C program with $rt's runtime" \
+      "$cc" -Iruntime/include "$work/main.c" "$rt/lib/libspiketrap.a" -o "$work/c"
+  done
+done
+# The gcc-built plugin loads into clang and instruments.
+check "gcc-built plugin instruments with clang-$LLVM_VERSION" sh -c "
+  clang-$LLVM_VERSION -fplugin=$GNU_BUILD/lib/SpikeTrap.so -fpass-plugin=$GNU_BUILD/lib/SpikeTrap.so \
+    -Iruntime/include '$work/main.c' $GNU_BUILD/lib/libspiketrap.a -o '$work/p' && \
+  '$work/p' 2>&1 | grep -q '^spike: .* in slow'"
+
+check "cpack -G DEB" sh -c "cd '$GNU_BUILD' && cpack -G DEB"
+deb=$(ls "$GNU_BUILD"/spiketrap_*_amd64.deb 2>/dev/null | head -1)
+check "apt install ./spiketrap_*.deb" \
+  env DEBIAN_FRONTEND=noninteractive apt-get install -y "$(realpath "${deb:-missing.deb}")"
+check "spiketrap-clang from /usr/bin" sh -c "
+  cd '$work' && spiketrap-clang main.c -o w && ./w 2>&1 | grep -q '^spike: .* in slow'"
+mkdir -p "$work/cm"
+cp "$work/main.c" "$work/cm/"
+cat > "$work/cm/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(t C)
+find_package(SpikeTrap CONFIG REQUIRED)
+add_executable(t main.c)
+target_link_libraries(t PRIVATE SpikeTrap::SpikeTrap)
+CM
+check "find_package(SpikeTrap) from /usr" sh -c "
+  CC=clang-$LLVM_VERSION cmake -S '$work/cm' -B '$work/cmb' && cmake --build '$work/cmb' && \
+  '$work/cmb/t' 2>&1 | grep -q '^spike: .* in slow'"
+check "CC=spiketrap-clang cmake (compiler checks)" sh -c "
+  cd '$work' && printf 'cmake_minimum_required(VERSION 3.20)\nproject(u C CXX)\nadd_executable(u main.c)\n' > cm/CMakeLists.txt && \
+  CC=spiketrap-clang CXX=spiketrap-clang++ cmake -S cm -B cmw && cmake --build cmw && \
+  ./cmw/u 2>&1 | grep -q '^spike: .* in slow'"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
