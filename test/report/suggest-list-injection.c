@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -o %t
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: env SPIKETRAP_OPTIONS=suggest_list=%t.d/s.txt %t 2>&1 | FileCheck %s --check-prefix=TEXT
-// RUN: FileCheck %s --match-full-lines < %t.d/s.txt
+// RUN: FileCheck %s < %t.d/s.txt
 
 // Names and paths written into list files cannot add lines of their own
 // (issue 13, finding 9): a function name with a newline is left out with a
@@ -24,9 +24,9 @@ int main(void) {
 }
 
 // TEXT-NOT: suggest: {{.*}}fun:inj
-// CHECK:     # spiketrap suggestions {{.*}}
-// CHECK-NOT: [never]
-// CHECK-NOT: fun:*
+// CHECK:     # spiketrap suggestions
+// CHECK-NOT: {{^\[never\]$}}
+// CHECK-NOT: {{^fun:\*$}}
 // CHECK:     # left out: a function whose name has a control character
-// CHECK-NOT: [never]
-// CHECK-NOT: fun:*
+// CHECK-NOT: {{^\[never\]$}}
+// CHECK-NOT: {{^fun:\*$}}
