@@ -6,7 +6,7 @@ import lit.formats
 config.name = "spiketrap"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "unit", "CMakeLists.txt"]
+config.excludes = ["Inputs", "unit", "fuzz", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 
 site = lit_config.params.get("spiketrap_site")
