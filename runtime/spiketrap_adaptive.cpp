@@ -129,11 +129,13 @@ void writeSkipList(Buffer &B, const ReportModel &M) {
     B.format("# {} calls, {} near the threshold",
              __atomic_load_n(&D->calls, __ATOMIC_RELAXED),
              __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED));
-    if (D->file && D->file[0])
-      B.format(", {}:{}", D->file, D->line);
-    B.format("\nfun:");
-    formatListName(B, D->name);
+    if (D->file && D->file[0]) {
+      B.format(", ");
+      formatListComment(B, D->file);
+      B.format(":{}", D->line);
+    }
     B.push_back('\n');
+    formatListEntry(B, D->name);
   }
 }
 

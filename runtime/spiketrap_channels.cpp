@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_channels.h"
+#include "spiketrap_format.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -70,6 +71,10 @@ void channelsInit(const char *Disabled) {
       memcpy(Name, P, Len);
       Name[Len] = 0;
       setChannelEnabled(Name, false);
+    } else if (Len) {
+      logLine("SPIKETRAP_OPTIONS: disable_channels: '{:.{}}' is longer than "
+              "a channel name can be ({} characters); ignored",
+              P, Len, kMaxName - 1);
     }
     P += Len + (P[Len] == '+');
   }

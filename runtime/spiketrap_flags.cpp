@@ -29,7 +29,11 @@ const char *parseDecimal(const char *S, uint64_t Scale, uint64_t *Out) {
       }
   if (!Digits || (Int && Int > UINT64_MAX / Scale))
     return nullptr;
-  *Out = Int * Scale + Frac * Scale / FracScale;
+  // Frac < 10^9 and Scale <= 2^30, so only the sum can wrap.
+  uint64_t Whole = Int * Scale, Part = Frac * Scale / FracScale;
+  if (Whole > UINT64_MAX - Part)
+    return nullptr;
+  *Out = Whole + Part;
   return S;
 }
 
@@ -59,32 +63,20 @@ bool DurationFlag::parse(const char *S, uint64_t *Out) {
 }
 
 bool SizeFlag::parse(const char *S, uint64_t *Out) {
-  uint64_t V;
-  const char *Rest = parseDecimal(S, 1, &V);
-  if (!Rest)
-    return false;
-  uint64_t Mul = 1;
-  switch (*Rest) {
-  case 'k':
-  case 'K':
-    Mul = 1ull << 10;
-    ++Rest;
-    break;
-  case 'm':
-  case 'M':
-    Mul = 1ull << 20;
-    ++Rest;
-    break;
-  case 'g':
-  case 'G':
-    Mul = 1ull << 30;
-    ++Rest;
-    break;
+  // The unit scales the whole number, fraction included: 1.5M is 1.5 MiB.
+  static const struct {
+    const char *Unit;
+    uint64_t Mul;
+  } Units[] = {{"", 1}, {"k", 1ull << 10}, {"m", 1ull << 20}, {"g", 1ull << 30}};
+  for (const auto &U : Units) {
+    uint64_t V;
+    const char *Rest = parseDecimal(S, U.Mul, &V);
+    if (Rest && strcasecmp(Rest, U.Unit) == 0) {
+      *Out = V;
+      return V >= (64ull << 10) && V <= (16ull << 30);
+    }
   }
-  if (*Rest || V > (16ull << 30) / Mul)
-    return false;
-  *Out = V * Mul;
-  return *Out >= (64ull << 10) && *Out <= (16ull << 30);
+  return false;
 }
 
 bool BoolFlag::parse(const char *S, bool *Out) {
@@ -156,6 +148,13 @@ int Flags::parse(const char *Options) {
       Value = P;
       while (*P && (Quote ? *P != Quote : !IsSep(*P)))
         ++P;
+      if (Quote && !*P) {
+        logLine("SPIKETRAP_OPTIONS: {}: the value's {} quote is not closed; "
+                "keeping the default",
+                Name, Quote);
+        ++Bad;
+        continue;
+      }
     }
     if (*P)
       *P++ = 0;

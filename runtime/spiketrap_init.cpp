@@ -11,6 +11,7 @@
 #include "spiketrap_thread.h"
 
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <string.h>
 
 namespace __spiketrap {
@@ -24,7 +25,7 @@ void reportAtExit() { writeReport(); }
 
 // Preinit functions run before libc has set up getenv's environment; they
 // are handed envp instead.
-const char *optionsFrom(char **Env) {
+const char *findOptions(char **Env) {
   if (!Env)
     return getenv("SPIKETRAP_OPTIONS");
   static const char Name[] = "SPIKETRAP_OPTIONS=";
@@ -32,6 +33,19 @@ const char *optionsFrom(char **Env) {
     if (strncmp(*Env, Name, sizeof(Name) - 1) == 0)
       return *Env + sizeof(Name) - 1;
   return nullptr;
+}
+
+// A setuid/setgid (or file-capability) process must not let the invoking
+// user choose paths it writes as another user (issue 13): the environment is
+// ignored whole, the defaults hold, and the defaults write no file.
+const char *optionsFrom(char **Env) {
+  const char *Options = findOptions(Env);
+  if (Options && getauxval(AT_SECURE)) {
+    logLine("SPIKETRAP_OPTIONS ignored: this is a privileged (setuid, setgid "
+            "or capability) process");
+    return nullptr;
+  }
+  return Options;
 }
 
 void initOnce(char **Env) {

@@ -11,12 +11,16 @@
 #include "spiketrap_livelog.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -68,18 +72,71 @@ void expandPath(Buffer &Out, const char *Path) {
   Out.push_back('\0');
 }
 
-// Opens the destination; a path that cannot be written falls back to stderr,
-// saying so, so nothing is lost.
-int openOutput(const Output &O) {
-  if (strcmp(*O.Path, "stderr") == 0)
-    return 2;
-  Buffer Path;
-  expandPath(Path, *O.Path);
-  int Fd = open(Path.data(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (Fd < 0)
-    logLine("{}: cannot write '{}': {}; writing it to stderr", O.Option,
-            Path.data(), strerror(errno));
-  return Fd < 0 ? 2 : Fd;
+// Writes a report file without trusting what is at its path (issue 13): the
+// text goes to a new file (mode 0600, O_EXCL, so never through a symlink) in
+// the same directory, renamed into place once whole, so a reader never sees
+// half a report and a symlink, FIFO or device at the path is never opened.
+// Returns an error message, or null when the file is in place.
+const char *writeFile(const char *Path, const Buffer &B, int &Err) {
+  struct stat St;
+  if (lstat(Path, &St) == 0 && !S_ISREG(St.st_mode)) {
+    Err = 0;
+    return S_ISLNK(St.st_mode) ? "it is a symbolic link"
+                               : "it is not a regular file";
+  }
+  Buffer Tmp;
+  Tmp.format("{}.tmp.XXXXXX", Path);
+  Tmp.push_back('\0');
+  int Fd = mkostemp(Tmp.data(), O_CLOEXEC);
+  if (Fd < 0) {
+    Err = errno;
+    return ""; // strerror says it all
+  }
+  bool Ok = writeAll(Fd, B.data(), B.size());
+  Err = errno;
+  Ok = close(Fd) == 0 && Ok;
+  if (Ok && rename(Tmp.data(), Path) == 0)
+    return nullptr;
+  if (!Err)
+    Err = errno;
+  unlink(Tmp.data());
+  return Ok ? "cannot rename it into place" : "writing it failed";
+}
+
+// Writes one format to its destination. Whatever cannot be written to its
+// file goes to stderr, saying why, so nothing is lost; two options naming the
+// same file would overwrite each other, so the second goes to stderr.
+void writeOutput(const Output &O, const Buffer &B, Buffer &Written) {
+  if (strcmp(*O.Path, "stderr") != 0) {
+    Buffer Path;
+    expandPath(Path, *O.Path);
+    int Err = 0;
+    const char *Why = nullptr;
+    for (size_t I = 0; I < Written.size() && !Why;
+         I += strlen(Written.data() + I) + 1)
+      if (strcmp(Written.data() + I, Path.data()) == 0)
+        Why = "another report option already wrote it";
+    if (!Why && !(Why = writeFile(Path.data(), B, Err))) {
+      Written.append(Path.data(), Path.data() + Path.size());
+      return;
+    }
+    logLine("{}: cannot write '{}': {}{}{}; writing it to stderr", O.Option,
+            Path.data(), Why, *Why && Err ? ": " : "",
+            Err ? strerror(Err) : "");
+  }
+  if (!writeAll(2, B.data(), B.size()))
+    logLine("{}: writing to stderr failed: {}", O.Option, strerror(errno));
+}
+
+// Quiet like a sanitizer: a default run with nothing a user must know (no
+// spike, nothing dropped, no call untimed past the depth) prints nothing.
+// A file asked for by name is still written; verbosity=1 prints anyway.
+bool nothingToSay(const Output &O) {
+  if (O.Write != writeText || strcmp(*O.Path, "stderr") != 0 ||
+      flags.verbosity >= 1)
+    return false;
+  SpikeTotals S = spikeTotals();
+  return S.Recorded == 0 && S.Dropped == 0 && threadTotals().Overflows == 0;
 }
 
 } // namespace
@@ -96,16 +153,13 @@ void writeReport() {
     pthread_mutex_unlock(&ReportLock);
     return;
   }
+  Buffer Written; // the files written so far, each ending in '\0'
   for (const Output &O : Outputs) {
-    if (strcmp(*O.Path, "none") == 0)
+    if (strcmp(*O.Path, "none") == 0 || nothingToSay(O))
       continue;
     Buffer B;
     O.Write(B, M);
-    int Fd = openOutput(O);
-    if (!writeAll(Fd, B.data(), B.size()))
-      logLine("{}: writing failed: {}", O.Option, strerror(errno));
-    if (Fd != 2)
-      close(Fd);
+    writeOutput(O, B, Written);
   }
   if (flags.verbosity >= 1)
     logLine("report of {} spikes written in {} ms", M.size(),

@@ -32,9 +32,16 @@ void jsonString(Buffer &B, const char *S) {
     } else if (C < 0x80) {
       B.push_back(char(C));
     } else {
-      // Copy one well-formed UTF-8 sequence, or stand in for a bad byte.
-      int Len = C >= 0xf0 && C < 0xf5 ? 4 : C >= 0xe0 ? 3 : C >= 0xc2 ? 2 : 0;
-      int I = 1;
+      // Copy one well-formed UTF-8 sequence, or stand in for a bad byte
+      // (issue 13, finding 6). The second byte's range rules out overlong
+      // forms (E0 80..9F, F0 80..8F), surrogates (ED A0..BF) and code points
+      // above U+10FFFF (F4 90..BF); C0, C1 and F5..FF never lead.
+      int Len = C >= 0xf5 ? 0 : C >= 0xf0 ? 4 : C >= 0xe0 ? 3 : C >= 0xc2 ? 2 : 0;
+      unsigned char Lo = C == 0xe0 ? 0xa0 : C == 0xf0 ? 0x90 : 0x80;
+      unsigned char Hi = C == 0xed ? 0x9f : C == 0xf4 ? 0x8f : 0xbf;
+      if (P[1] < Lo || P[1] > Hi)
+        Len = 0;
+      int I = 2;
       while (Len && I < Len && (P[I] & 0xc0) == 0x80)
         ++I;
       if (!Len || I < Len) {

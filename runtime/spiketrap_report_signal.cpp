@@ -37,7 +37,10 @@ void reportLoop(void *) {
   }
 }
 
-// "USR1", "SIGUSR1" or a number; 0 for anything else.
+// The signals a report may be asked on: the user-defined ones, HUP, and the
+// real-time ones glibc leaves to programs (SIGRTMIN..SIGRTMAX; 32 and 33 are
+// its own). Never INT, TERM, QUIT and the like: they must go on stopping
+// the program. "USR1", "SIGUSR1" or the number; 0 for anything else.
 int parseSignal(const char *S) {
   static const struct {
     const char *Name;
@@ -50,13 +53,12 @@ int parseSignal(const char *S) {
       return N.Sig;
   char *End;
   long V = strtol(S, &End, 10);
-  // Signals whose default is to stop or kill the program cannot be asked
-  // to write a report instead.
-  if (*End || End == S || V < 1 || V > SIGRTMAX || V == SIGKILL ||
-      V == SIGSTOP || V == SIGSEGV || V == SIGBUS || V == SIGFPE ||
-      V == SIGILL || V == SIGABRT || V == SIGTRAP)
+  if (*End || End == S)
     return 0;
-  return int(V);
+  for (const auto &N : Names)
+    if (V == N.Sig)
+      return N.Sig;
+  return V >= SIGRTMIN && V <= SIGRTMAX ? int(V) : 0;
 }
 
 } // namespace
@@ -68,8 +70,9 @@ void reportSignalStart() {
   // A bad value keeps the default, none, and says so.
   if (!Sig) {
     logLine("SPIKETRAP_OPTIONS: report_signal={}: expected USR1, USR2, HUP "
-            "or a signal number; keeping the default none",
-            flags.report_signal);
+            "(or their numbers) or a real-time signal {} to {}; keeping the "
+            "default none",
+            flags.report_signal, SIGRTMIN, SIGRTMAX);
     return;
   }
   if (sem_init(&Pending, 0, 0) != 0 ||
@@ -82,7 +85,9 @@ void reportSignalStart() {
   A.sa_handler = onSignal;
   A.sa_flags = SA_RESTART;
   sigemptyset(&A.sa_mask);
-  sigaction(Sig, &A, nullptr);
+  if (sigaction(Sig, &A, nullptr) != 0)
+    logLine("report_signal: cannot handle signal {}: {}; no report on signal",
+            Sig, strerror(errno));
 }
 
 } // namespace __spiketrap

@@ -61,12 +61,39 @@ void formatListName(Buffer &B, const char *Name) {
   }
 }
 
+bool listNameOk(const char *Name) {
+  for (const unsigned char *P = reinterpret_cast<const unsigned char *>(Name);
+       *P; ++P)
+    if (*P < 0x20 || *P == 0x7f)
+      return false;
+  return true;
+}
+
+void formatListEntry(Buffer &B, const char *Name) {
+  if (!listNameOk(Name)) {
+    B.format("# left out: a function whose name has a control character\n");
+    return;
+  }
+  B.format("fun:");
+  formatListName(B, Name);
+  B.push_back('\n');
+}
+
+void formatListComment(Buffer &B, const char *S) {
+  for (const unsigned char *P = reinterpret_cast<const unsigned char *>(S); *P;
+       ++P)
+    B.push_back(*P < 0x20 || *P == 0x7f ? '?' : char(*P));
+}
+
 void printSuggestionReason(Buffer &B, const FunctionStats &F) {
   B.format("spiked on {} of {} calls, worst ", F.Spikes,
            std::max(F.Desc->calls, F.Spikes));
   formatDuration(B, F.WorstNs);
-  if (F.Desc->file && F.Desc->file[0])
-    B.format(", {}:{}", F.Desc->file, F.Desc->line);
+  if (F.Desc->file && F.Desc->file[0]) {
+    B.format(", ");
+    formatListComment(B, F.Desc->file);
+    B.format(":{}", F.Desc->line);
+  }
 }
 
 void writeSuggestList(Buffer &B, const ReportModel &M) {
@@ -90,9 +117,8 @@ void writeSuggestList(Buffer &B, const ReportModel &M) {
     const FunctionStats &F = M.function(S[I].Function);
     B.format("# ");
     printSuggestionReason(B, F);
-    B.format("\nfun:");
-    formatListName(B, F.Desc->name);
     B.push_back('\n');
+    formatListEntry(B, F.Desc->name);
   }
 }
 

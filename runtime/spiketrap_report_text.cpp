@@ -200,6 +200,8 @@ void printSuggestions(Buffer &B, const ReportModel &M) {
   size_t N = suggest(M, S);
   for (size_t I = 0; I < N; ++I) {
     const FunctionStats &F = M.function(S[I].Function);
+    if (!listNameOk(F.Desc->name))
+      continue; // a line to paste into a list: not with a newline in it
     B.format("suggest: [threshold=");
     formatListDuration(B, S[I].ThresholdNs);
     B.format("] fun:");

@@ -6,7 +6,7 @@ import lit.formats
 config.name = "spiketrap"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "unit", "CMakeLists.txt"]
+config.excludes = ["Inputs", "unit", "fuzz", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 
 site = lit_config.params.get("spiketrap_site")
@@ -44,6 +44,11 @@ if config.spiketrap_sanitize:
     config.environment["TSAN_OPTIONS"] = "halt_on_error=1"
 else:
     config.available_features.add("no-sanitizer")
+# The setuid test makes a root-owned setuid program and runs it as another
+# user: it needs root and setpriv (util-linux).
+import shutil
+if os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root-setpriv")
 
 config.substitutions += [
     ("%clangxx", os.path.join(tools, "clang++") + san),

@@ -2,7 +2,8 @@
 // RUN: env SPIKETRAP_OPTIONS="threshold=fast:colour=red:spike_memory=12X:clock=sundial" %t 2>&1 | FileCheck %s
 
 // Each bad SPIKETRAP_OPTIONS entry gets one line naming it and what is
-// expected; the defaults stay and the program runs to its report.
+// expected; the defaults stay and the program runs (with nothing to report,
+// nothing more is printed).
 
 int main(void) { return 0; }
 
@@ -10,5 +11,4 @@ int main(void) { return 0; }
 // CHECK-NEXT: spiketrap: SPIKETRAP_OPTIONS: unknown option 'colour' ignored; SPIKETRAP_OPTIONS=help=1 lists them
 // CHECK-NEXT: spiketrap: SPIKETRAP_OPTIONS: spike_memory=12X: expected a size such as 512K, 8M or 1G (64K to 16G); keeping the default 8M
 // CHECK-NEXT: spiketrap: SPIKETRAP_OPTIONS: clock=sundial: expected auto, tsc or monotonic; keeping the default auto
-// CHECK-NEXT: ==== spiketrap report (pid {{[0-9]+}}): calls over 1.000 ms
-// CHECK: spiketrap: 0 spikes, 1 instrumented calls
+// CHECK-NOT: {{.}}

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t 2>&1 | FileCheck %s --check-prefix=HIGH
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t 2>&1 | FileCheck %s --allow-empty --check-prefix=HIGH
 // RUN: env SPIKETRAP_OPTIONS=threshold=500us %t 2>&1 | FileCheck %s --check-prefix=LOW
 
 // SPIKETRAP_OPTIONS=threshold=... sets the global threshold.
@@ -13,9 +13,7 @@ int main(void) {
   return 0;
 }
 
-// HIGH: calls over 20.000 ms
-// HIGH-NOT: spike:
-// HIGH: spiketrap: 0 spikes
+// HIGH-NOT: {{.}}
 // LOW: calls over 500.000 us
 // LOW: spike: {{.*}} in work ({{.*}}threshold-option.c:9), threshold 500.000 us
 // LOW: spiketrap: 1 spikes

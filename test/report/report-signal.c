@@ -44,5 +44,5 @@ int main(int argc, char **argv) {
 // SECOND-DAG: spike: {{.*}} in before
 // SECOND: spiketrap: 2 spikes
 
-// BAD: spiketrap: SPIKETRAP_OPTIONS: report_signal=KILL: expected USR1, USR2, HUP or a signal number; keeping the default none
+// BAD: spiketrap: SPIKETRAP_OPTIONS: report_signal=KILL: expected USR1, USR2, HUP (or their numbers) or a real-time signal {{[0-9]+}} to {{[0-9]+}}; keeping the default none
 // BAD: spiketrap: 2 spikes

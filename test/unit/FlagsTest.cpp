@@ -26,6 +26,11 @@ TEST(Flags, Durations) {
   EXPECT_EQ(duration("-1ms"), 0u);
   EXPECT_EQ(duration("1.5.2ms"), 0u);
   EXPECT_EQ(duration("99999999999999999999ms"), 0u);
+  // Would wrap to 0.29 s when the fraction is added (issue 13, finding 8).
+  EXPECT_EQ(duration("18446744073.9999s"), 0u);
+  EXPECT_EQ(duration("18446744073709551615.9ns"), 0u);
+  EXPECT_EQ(duration("3600s"), 3600000000000u);
+  EXPECT_EQ(duration("3600.000000001s"), 0u);
 }
 
 TEST(Flags, Sizes) {
@@ -36,6 +41,15 @@ TEST(Flags, Sizes) {
   EXPECT_EQ(B, 512u << 10);
   EXPECT_FALSE(SizeFlag::parse("1K", &B)); // below the minimum
   EXPECT_FALSE(SizeFlag::parse("8X", &B));
+  // The unit scales the fraction too (issue 13, finding 8).
+  EXPECT_TRUE(SizeFlag::parse("1.5M", &B));
+  EXPECT_EQ(B, 3u << 19);
+  EXPECT_TRUE(SizeFlag::parse("0.5M", &B));
+  EXPECT_EQ(B, 512u << 10);
+  EXPECT_TRUE(SizeFlag::parse("16G", &B));
+  EXPECT_FALSE(SizeFlag::parse("16.5G", &B));
+  EXPECT_FALSE(SizeFlag::parse("99999999999G", &B));
+  EXPECT_FALSE(SizeFlag::parse("M", &B));
 }
 
 TEST(Flags, ParseKeepsDefaultsOnBadEntries) {
@@ -56,6 +70,20 @@ TEST(Flags, ParseKeepsDefaultsOnBadEntries) {
       << Err;
   EXPECT_NE(Err.find("unknown option 'nonsense'"), std::string::npos) << Err;
   EXPECT_NE(Err.find("'noequals' is not name=value"), std::string::npos) << Err;
+}
+
+TEST(Flags, UnterminatedQuoteKeepsTheDefault) {
+  Flags F;
+  F.setDefaults();
+  testing::internal::CaptureStderr();
+  int Bad = F.parse("verbosity=1:report='/tmp/a b.txt");
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Bad, 1);
+  EXPECT_EQ(F.verbosity, 1);
+  EXPECT_STREQ(F.report, "stderr");
+  EXPECT_NE(Err.find("report: the value's ' quote is not closed"),
+            std::string::npos)
+      << Err;
 }
 
 TEST(Flags, HelpListsEveryOption) {
