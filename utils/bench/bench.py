@@ -308,9 +308,10 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
     def run_one(k):
         exe, opts = runs[k]
         env = dict(os.environ)
-        env.pop("SPIKETRAP_OPTIONS", None)
-        if opts:
-            env["SPIKETRAP_OPTIONS"] = opts
+        # verbosity=1: the totals line (instrumented calls) even when
+        # nothing spiked.
+        env["SPIKETRAP_OPTIONS"] = " ".join(o for o in (opts, "verbosity=1")
+                                            if o)
         # GNU time for peak RSS: wait4's ru_maxrss would include the RSS of
         # the forked Python before exec.
         rss = os.path.join(d, "maxrss")
