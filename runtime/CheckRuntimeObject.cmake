@@ -1,7 +1,8 @@
 # Run after the partial link: the runtime object must link into a C program
 # whatever compiler, linker and objcopy built it. It may define only the
 # public API (spiketrap_*, __spiketrap_*) and the libc functions it
-# interposes (dlclose, sigaction, signal), and may refer to no C++ symbol.
+# interposes (dlclose, sigaction, signal, pthread_setname_np), and may refer
+# to no C++ symbol.
 # cmake -DNM=<nm> -DOBJ=<spiketrap_rt.o> -P CheckRuntimeObject.cmake
 execute_process(COMMAND ${NM} -g --defined-only ${OBJ}
   OUTPUT_VARIABLE Defined RESULT_VARIABLE Rc)
@@ -13,7 +14,7 @@ set(Bad "")
 string(REGEX MATCHALL "[^\n]+" Lines "${Defined}")
 foreach(L IN LISTS Lines)
   string(REGEX REPLACE ".* " "" Sym "${L}")
-  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal)$")
+  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal|pthread_setname_np)$")
     list(APPEND Bad "exported: ${Sym}")
   endif()
 endforeach()

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -30,8 +29,14 @@ uint64_t Prefaulted; // bytes of the arena made resident
 // Makes [Off, Off + Len) of the arena resident for writing without changing
 // a byte, safe while other threads write records there.
 void populate(uint64_t Off, uint64_t Len) {
-  if (madvise(Arena + Off, Len, MADV_POPULATE_WRITE) == 0)
+  if (madvise(Arena + Off, Len, MADV_POPULATE_WRITE) == 0) {
+    // On a VM the first access from user mode to freshly populated memory
+    // still costs 30-80 us (no page fault counted); pay it here, not in the
+    // first spike's callers.
+    for (uint64_t P = Off; P < Off + Len; P += 4096)
+      (void)__atomic_load_n(Arena + P, __ATOMIC_RELAXED);
     return;
+  }
 #if defined(__x86_64__)
   // Kernels before 5.14: a locked add of 0 per page is a write the compiler
   // cannot fold into a load (an atomic add of 0 in C++ can be).
@@ -125,18 +130,14 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
 void commit(ThreadState &T, SpikeRecord *R) {
   R->Tid = T.Tid;
   // A name set through the API wins; else the main thread is reported as
-  // such, others by the name the kernel had for them at their first spike:
-  // one system call per thread (async-signal-safe), not one per record
-  // inside its callers' time.
-  if (!T.Name[0] && T.Tid != Pid && !T.KernelName[0] &&
-      prctl(PR_GET_NAME, T.KernelName) != 0)
-    __builtin_memcpy(T.KernelName, "?", 2);
+  // such, others by the name the kernel has for them (read without a system
+  // call: this is inside the callers' time).
   if (T.Name[0])
     __builtin_memcpy(R->ThreadName, T.Name, sizeof(R->ThreadName));
   else if (T.Tid == Pid)
     __builtin_memcpy(R->ThreadName, "main", 5);
   else
-    __builtin_memcpy(R->ThreadName, T.KernelName, sizeof(R->ThreadName));
+    threadKernelName(T, R->ThreadName);
   __atomic_fetch_add(&Recorded, 1, __ATOMIC_RELAXED);
   __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);
 }

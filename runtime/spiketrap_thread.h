@@ -80,7 +80,9 @@ struct ThreadState {
   bool Inactive;
   uint64_t PauseStart; // ticks when the outermost pause began
   char Name[16];       // spiketrap_set_thread_name; "" if none
-  char KernelName[16]; // the kernel's name at the thread's first spike
+  char KernelName[16]; // the kernel's name, read at registration and kept
+                       // by pthread_setname_np (atomically, a word at a time)
+  unsigned long Self;  // pthread_self(), to find the thread by handle
   MessageSlot Messages[kMessageSlots];
   Frame Frames[kMaxDepth];
 };
@@ -112,6 +114,11 @@ extern uint64_t globalThresholdTicks SPIKETRAP_INTERNAL;
 // Slow path of a hook on a thread that is not Active: registers a new thread.
 // Returns whether the hook may go on.
 bool threadReady(ThreadState &T);
+
+// Copies T's kernel name into Out[16]: the name threadReady read, or the
+// last one pthread_setname_np gave it since. No system call: this runs
+// inside the callers' time of a spike.
+void threadKernelName(const ThreadState &T, char *Out);
 
 // Totals over every thread that ever ran a hook, live or gone.
 struct ThreadTotals {
