@@ -1,9 +1,9 @@
 // RUN: %clang -O2 -I%inc %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=threshold=50ms %t 2>&1 | FileCheck %s
 
 // Manual scopes need no compiler support: a program built by plain clang,
 // without the plugin, reports its marked function and nested sections, with
-// the frame number and the message of each level.
+// the frame number and the message of each level (50 ms threshold: load).
 
 #include "../e2e/Inputs/spin.h"
 #include "spiketrap.h"
@@ -15,7 +15,7 @@ static void load_level(int Level) {
     SPIKETRAP_SECTION("parse");
     {
       SPIKETRAP_SECTION("decompress");
-      spin_ns(Level == 2 ? 30000000 : 0);
+      spin_ns(Level == 2 ? 200000000 : 0);
     }
   }
 }
@@ -28,10 +28,10 @@ int main(void) {
   return 0;
 }
 
-// CHECK: spike: {{[0-9.]+}} ms in decompress ({{.*}}scope-no-plugin.c:17), threshold 1.000 ms
+// CHECK: spike: {{[0-9.]+}} ms in decompress ({{.*}}scope-no-plugin.c:17), threshold 50.000 ms
 // CHECK-NEXT: thread main (tid {{[0-9]+}}), frame 3,
 // CHECK-NEXT: #0  load_level ({{.*}}scope-no-plugin.c:12)
 // CHECK-NEXT: message: level 2
-// CHECK-NEXT: #1  parse ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
-// CHECK-NEXT: #2  decompress ({{.*}}) {{[0-9.]+}} ms > 1.000 ms
+// CHECK-NEXT: #1  parse ({{.*}}) {{[0-9.]+}} ms > 50.000 ms
+// CHECK-NEXT: #2  decompress ({{.*}}) {{[0-9.]+}} ms > 50.000 ms
 // CHECK: spiketrap: 3 spikes
