@@ -39,39 +39,56 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks) {
 }
 
 namespace {
-// Keeps D timed for kKeepCalls more calls.
-void keepTimed(spiketrap_desc *D) {
-  uint64_t Until = __atomic_load_n(&D->calls, __ATOMIC_RELAXED) + kKeepCalls;
-  if (Until > __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED))
-    __atomic_store_n(&D->timed_until, Until, __ATOMIC_RELAXED);
+// The grant budget as a generic cell rate algorithm: the tick at which the
+// budget is whole again, moved on by each grant (lock-free, signal-safe).
+uint64_t BudgetFullAt;
+
+// Takes kKeepCalls timed calls from the budget at Now (ticks), if it has them.
+bool grant(uint64_t Now) {
+  uint64_t PerSecond = theClock.TicksPerSecond;
+  uint64_t Cost = kKeepCalls * PerSecond / kGrantCallsPerSecond;
+  uint64_t Burst = kGrantBurstCalls * PerSecond / kGrantCallsPerSecond;
+  uint64_t At = __atomic_load_n(&BudgetFullAt, __ATOMIC_RELAXED);
+  for (;;) {
+    uint64_t From = At > Now ? At : Now;
+    if (From + Cost - Now > Burst)
+      return false;
+    if (__atomic_compare_exchange_n(&BudgetFullAt, &At, From + Cost, false,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return true;
+  }
 }
 
-// Switches C back on for kKeepCalls calls.
-void rearmOne(spiketrap_desc *C) {
+// Keeps D timed for kKeepCalls more calls, within the budget.
+bool keepTimed(spiketrap_desc *D, uint64_t Now) {
+  uint64_t Until = __atomic_load_n(&D->calls, __ATOMIC_RELAXED) + kKeepCalls;
+  if (Until <= __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED))
+    return true; // timed that long already (a wait, or kept just now)
+  if (!grant(Now))
+    return false;
+  __atomic_store_n(&D->timed_until, Until, __ATOMIC_RELAXED);
+  return true;
+}
+
+// Switches C back on for kKeepCalls calls, within the budget.
+bool rearmOne(spiketrap_desc *C, uint64_t Now) {
+  if (!keepTimed(C, Now))
+    return false;
   if (uint16_t N = __atomic_load_n(&C->rearms, __ATOMIC_RELAXED); N < 0xffff)
     __atomic_store_n(&C->rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
-  keepTimed(C);
   __atomic_store_n(&C->off, 0u, __ATOMIC_RELAXED);
+  return true;
 }
-
-// Ticks before which no spike re-arms anything.
-uint64_t NextRearm;
 } // namespace
 
-void adaptKeep(spiketrap_desc *D) { keepTimed(D); }
+void adaptKeep(spiketrap_desc *D, uint64_t End) { keepTimed(D, End); }
 
 uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   // A function whose own code is slow (an interpreter loop, a sort) would
   // re-arm its callees at every spike: after kRearmSpikes, its self time is
   // taken for its own.
   uint16_t N = __atomic_load_n(&D->rearm_spikes, __ATOMIC_RELAXED);
-  uint64_t Next = __atomic_load_n(&NextRearm, __ATOMIC_RELAXED);
-  if (N >= kRearmSpikes || End < Next || !D->num_callees)
-    return 0;
-  // One re-arm a second, whichever thread gets there first.
-  if (!__atomic_compare_exchange_n(&NextRearm, &Next,
-                                   End + nsToTicks(kRearmIntervalNs), false,
-                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+  if (N >= kRearmSpikes || !D->num_callees)
     return 0;
   __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
   // Breadth first: D's switched-off callees, then theirs (nothing under a
@@ -84,7 +101,8 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
       spiketrap_desc *C = calleeAt(From, I);
       if (!__atomic_load_n(&C->off, __ATOMIC_RELAXED))
         continue;
-      rearmOne(C);
+      if (!rearmOne(C, End))
+        return Len; // the budget is spent
       Queue[Len++] = C;
     }
     if (Head == Len)

@@ -45,12 +45,15 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks);
 // costs little (at most this many timed calls, ~1 ms).
 constexpr uint64_t kKeepCalls = 16 * kAdaptEvery;
 // A spike re-arms at most kRearmMax functions, breadth first below the
-// spiking one; a function's spikes re-arm kRearmSpikes times at most, and
-// the whole program re-arms once per kRearmIntervalNs. Re-arming then costs
-// at most kRearmMax * kKeepCalls timed calls (~10 ms) a second, and far less
-// unless every re-armed function is hot.
+// spiking one; a function's spikes re-arm kRearmSpikes times at most.
 constexpr uint32_t kRearmMax = 8, kRearmSpikes = 2;
-constexpr uint64_t kRearmIntervalNs = 1000000000;
+// Keeping and re-arming grant timed calls from one budget, whatever the
+// spike rate (on a loaded machine preemption makes spikes everywhere):
+// kGrantCallsPerSecond on average, ~1% of a core at ~18 ns a timed call, and
+// up to kGrantBurstCalls at once (8 grants), so a program's first spikes
+// are always followed up.
+constexpr uint64_t kGrantCallsPerSecond = 1 << 19;
+constexpr uint64_t kGrantBurstCalls = 8 * kKeepCalls;
 
 // The descriptor of D's I-th direct callee (spiketrap_desc::callees).
 inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
@@ -59,8 +62,9 @@ inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
       const_cast<char *>(reinterpret_cast<const char *>(E) + *E));
 }
 
-// D spiked: keep it timed for kKeepCalls more calls.
-void adaptKeep(spiketrap_desc *D);
+// D spiked at End (ticks): keep it timed for kKeepCalls more calls, if the
+// budget allows.
+void adaptKeep(spiketrap_desc *D, uint64_t End);
 
 // Time spent in D's own code (or in code it calls that is not timed) made a
 // spike: switch its switched-off callees back on (and theirs, below), so a

@@ -197,7 +197,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
       adaptRearmCallees(D, End);
   }
   // A function that spiked is what we are looking for: keep timing it.
-  adaptKeep(D);
+  adaptKeep(D, End);
   if (R) {
     fillRecord(T, R, Depth, End, Messages);
     R->NumCandidates = NumCandidates;

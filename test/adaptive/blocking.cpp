@@ -10,11 +10,11 @@
 
 #include <time.h>
 
-static volatile int Sink;
+static volatile unsigned Sink;
 __attribute__((noinline)) int lookup(int K, bool Slow) {
-  int S = 0;
-  for (int I = 0; I < 30; ++I)
-    S += (K * I) ^ Sink;
+  unsigned S = 0;
+  for (unsigned I = 0; I < 30; ++I)
+    S += (unsigned(K) * I) ^ Sink;
   if (Slow) {
     timespec T{0, 3000000};
     nanosleep(&T, nullptr);

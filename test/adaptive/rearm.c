@@ -12,10 +12,10 @@
 
 #include "../e2e/Inputs/spin.h"
 
-static volatile int Sink;
+static volatile unsigned Sink;
 __attribute__((noinline)) void leaf(int I) {
   for (int K = 0; K < 8; ++K)
-    Sink += K * I;
+    Sink += (unsigned)K * I;
   if (I == 40000 || I == 90000)
     spin_ns(60000000);
 }
