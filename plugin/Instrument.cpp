@@ -3,6 +3,7 @@
 #include "Instrument.h"
 #include "Blocking.h"
 #include "Descriptor.h"
+#include "LateProbe.h"
 #include "Options.h"
 #include "Remarks.h"
 #include "Selection.h"
@@ -38,8 +39,7 @@ static FunctionCallee getHook(Module &M, StringRef Name) {
   return Hook;
 }
 
-/// An address that identifies the current activation of the function.
-static Value *emitFrame(IRBuilder<> &B, const Triple &TT) {
+Value *spiketrap::emitFrame(IRBuilder<> &B, const Triple &TT) {
   // The return-address slot is fixed for the whole activation and needs no
   // frame pointer, but only these targets lower the intrinsic.
   if (TT.isX86() || TT.isAArch64())
@@ -65,19 +65,23 @@ static BasicBlock::iterator getEntryPoint(Function &F) {
   return IP;
 }
 
+Value *spiketrap::emitLoadOff(IRBuilder<> &B, GlobalVariable *Desc,
+                              StructType *DescTy) {
+  Value *OffPtr =
+      B.CreateStructGEP(DescTy, Desc, DescriptorBuilder::OffField, "st.off");
+  // Volatile, like a sig_atomic_t (an aligned 4-byte load sees the old or
+  // the new value), which x86 folds into `cmpl $0, off(%rip)`; an atomic
+  // load would be a mov and a test.
+  return B.CreateAlignedLoad(B.getInt32Ty(), OffPtr, Align(4),
+                             /*isVolatile=*/true);
+}
+
 /// Loads the descriptor's adaptive off switch once, at entry: true while
 /// the function is timed. Both hooks of an activation follow the same
 /// answer, so a switch in between never leaves half a pair.
 static Value *emitOnTest(GlobalVariable *Desc, StructType *DescTy,
                          IRBuilder<> &B) {
-  Value *OffPtr =
-      B.CreateStructGEP(DescTy, Desc, DescriptorBuilder::OffField, "st.off");
-  // The runtime writes it from any thread: volatile, like a sig_atomic_t (an
-  // aligned 4-byte load sees the old or the new value), which x86 folds
-  // into `cmpl $0, off(%rip)`; an atomic load would be a mov and a test.
-  Value *Off = B.CreateAlignedLoad(B.getInt32Ty(), OffPtr, Align(4),
-                                   /*isVolatile=*/true);
-  return B.CreateICmpEQ(Off, B.getInt32(0), "st.on");
+  return B.CreateICmpEQ(emitLoadOff(B, Desc, DescTy), B.getInt32(0), "st.on");
 }
 
 /// Calls \p Body with F's arguments and the call-site attributes musttail
@@ -196,7 +200,8 @@ static void instrumentInPlace(Function &F, GlobalVariable *Desc,
 /// Returns whether F is timed through a thunk.
 static bool instrumentFunction(Function &F, GlobalVariable *Desc,
                                StructType *DescTy, FunctionCallee Enter,
-                               FunctionCallee Exit, const Triple &TT) {
+                               FunctionCallee EnterLate, FunctionCallee Exit,
+                               const Triple &TT) {
   // The hooks touch memory and synchronize: drop what FunctionAttrs inferred
   // without them, or LTO could delete or merge calls to F (or, split, move
   // the body's call across the hooks).
@@ -212,6 +217,9 @@ static bool instrumentFunction(Function &F, GlobalVariable *Desc,
     emitThunk(F, *Split, Desc, DescTy, Enter, Exit, TT);
   else
     instrumentInPlace(F, Desc, DescTy, Enter, Exit, TT);
+  if (lateProbesEnabled() && inlineCheckEnabled())
+    insertLateProbes(Split ? *Split->Body : F, Desc, DescTy, EnterLate, Exit,
+                     TT);
   return Split.has_value();
 }
 
@@ -258,10 +266,12 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // again on its own output.
   uint64_t DefaultThresholdNs = Any ? getDefaultThresholdNs(M.getContext()) : 0;
   DescriptorBuilder Descs(M, DefaultThresholdNs);
-  FunctionCallee Enter, Exit;
+  FunctionCallee Enter, EnterLate, Exit;
   if (Any) {
     Enter = getHook(M, "__spiketrap_enter");
     Exit = getHook(M, "__spiketrap_exit");
+    if (lateProbesEnabled())
+      EnterLate = getHook(M, "__spiketrap_enter_late");
   }
   DenseMap<const Function *, GlobalVariable *> DescOf =
       createDescriptors(Decisions, Descs, FAM);
@@ -270,7 +280,8 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
                        D, DefaultThresholdNs);
     if (D.V == Verdict::Instrumented &&
-        instrumentFunction(*F, DescOf.lookup(F), Descs.type(), Enter, Exit, TT))
+        instrumentFunction(*F, DescOf.lookup(F), Descs.type(), Enter,
+                           EnterLate, Exit, TT))
       Stats.countSplit();
   }
   if (statsEnabled())

@@ -3,9 +3,24 @@
 #ifndef SPIKETRAP_INSTRUMENT_H
 #define SPIKETRAP_INSTRUMENT_H
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class GlobalVariable;
+class StructType;
+class Triple;
+} // namespace llvm
+
 namespace spiketrap {
+
+/// An address that identifies the current activation of the function.
+llvm::Value *emitFrame(llvm::IRBuilder<> &B, const llvm::Triple &TT);
+
+/// Loads the descriptor's adaptive off switch (volatile: the runtime writes
+/// it from any thread).
+llvm::Value *emitLoadOff(llvm::IRBuilder<> &B, llvm::GlobalVariable *Desc,
+                         llvm::StructType *DescTy);
 
 /// Calls __spiketrap_enter at the entry and __spiketrap_exit before every
 /// return of each function the Selector picks, passing its descriptor and

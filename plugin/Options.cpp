@@ -65,6 +65,12 @@ static cl::opt<bool> SplitBody(
              "own, so a switched-off call costs a test and a tail jump"),
     cl::init(true));
 
+static cl::opt<bool> LateProbes(
+    "spiketrap-late-probes",
+    cl::desc("Time a switched-off function from the start of a loop it "
+             "runs only on some calls (LateProbe.h)"),
+    cl::init(true));
+
 static cl::opt<bool>
     Stats("spiketrap-stats",
           cl::desc("Print a one-line summary per module to stderr"),
@@ -133,3 +139,5 @@ bool spiketrap::statsEnabled() { return Stats; }
 bool spiketrap::inlineCheckEnabled() { return InlineCheck; }
 
 bool spiketrap::splitBodyEnabled() { return SplitBody; }
+
+bool spiketrap::lateProbesEnabled() { return LateProbes; }

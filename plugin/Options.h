@@ -56,6 +56,9 @@ bool inlineCheckEnabled();
 /// -spiketrap-split-body: time functions through a thunk (SplitBody.h).
 bool splitBodyEnabled();
 
+/// -spiketrap-late-probes: probes at conditional loops (LateProbe.h).
+bool lateProbesEnabled();
+
 } // namespace spiketrap
 
 #endif // SPIKETRAP_OPTIONS_H

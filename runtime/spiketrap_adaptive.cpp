@@ -16,7 +16,7 @@ spiketrap_desc *Skippable[kMaxSkippable];
 uint32_t NumSkippable;
 } // namespace
 
-void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks) {
+void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
   uint64_t Thr = ThresholdTicks ? ThresholdTicks : globalThresholdTicks;
   // Ignored functions are not about time; one whose calls come close (more
   // than 1 in kNearShare: a rare preemption does not count) stays timed.
@@ -35,7 +35,7 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks) {
       __atomic_store_n(&Skippable[I], D, __ATOMIC_RELEASE);
   }
   if (flags.adaptive)
-    __atomic_store_n(&D->off, 1u, __ATOMIC_RELAXED);
+    __atomic_store_n(&D->off, Late ? kOffWithProbes : kOff, __ATOMIC_RELAXED);
 }
 
 namespace {
@@ -81,7 +81,10 @@ bool rearmOne(spiketrap_desc *C, uint64_t Now) {
 }
 } // namespace
 
-void adaptKeep(spiketrap_desc *D, uint64_t End) { keepTimed(D, End); }
+void adaptKeep(spiketrap_desc *D, uint64_t End) {
+  if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
+    __atomic_store_n(&D->off, 0u, __ATOMIC_RELAXED);
+}
 
 uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   // A function whose own code is slow (an interpreter loop, a sort) would

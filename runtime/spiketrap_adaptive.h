@@ -32,12 +32,22 @@ class ReportModel;
 constexpr uint64_t kAdaptEvery = 4096;
 static_assert(SPIKETRAP_FAST_WAIT_TIMED_CALLS == 16 * kAdaptEvery,
               "spiketrap.h says 16 looks");
+// Late probes (LateProbe.h) are looked at more often: a function already
+// switched off whose probed loop is common need not pay 4096 more timed
+// calls to be switched off again.
+constexpr uint64_t kLateLookEvery = 512;
 constexpr uint64_t kCloseRatio = 20;  // "near": 1/kCloseRatio of the threshold
 constexpr uint64_t kNearShare = 1024; // skippable: at most 1 near call in this
 
+// spiketrap_desc::off: timed (0), switched off (1: the pass's late probes
+// still time a call from a rarely taken loop on), or switched off with its
+// probes (2).
+constexpr uint32_t kOff = 1, kOffWithProbes = 2;
+
 // The look, from the enter hook (cold). ThresholdTicks: the frame's own or
-// inherited threshold, 0 for the global one.
-void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks);
+// inherited threshold, 0 for the global one. Late: a look at the calls its
+// late probes timed, which switches the probes off too.
+void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late = false);
 
 // A function that spiked, or was re-armed, stays timed for at least this
 // many more calls: long enough for a spike that recurs to be caught at its
@@ -63,7 +73,7 @@ inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
 }
 
 // D spiked at End (ticks): keep it timed for kKeepCalls more calls, if the
-// budget allows.
+// budget allows (switched back on if a late probe timed it).
 void adaptKeep(spiketrap_desc *D, uint64_t End);
 
 // Time spent in D's own code (or in code it calls that is not timed) made a

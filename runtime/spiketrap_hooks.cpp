@@ -89,15 +89,21 @@ SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
 // Everything the fast path leaves out: a thread that is new, busy, paused or
 // gone; no usable TSC; calls past the capacity; dead frames on top;
 // descriptors with flags or thresholds of their own.
+// Late: from a late probe, which times a switched-off call from its slow
+// path on.
 SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
-                                  void *Addr) {
+                                  void *Addr, bool Late = false) {
   // Switched off by adaptive mode (code built without the inline check).
-  if (__atomic_load_n(&D->off, __ATOMIC_RELAXED))
+  if (!Late && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
     return;
-  if (T.Status != StatusActive && !threadReady(T))
+  if (T.Status != StatusActive && !threadReady(T)) {
+    // Switched off for the run (enabled=0): probes too.
+    if (T.Status == StatusDead && !flags.enabled)
+      __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
     return;
+  }
   bump(T.Calls);
-  bump(D->calls);
+  uint64_t Calls = bump(D->calls);
   uint32_t Depth = T.Depth;
   if (Depth >= kMaxDepth) {
     T.Depth = Depth + 1;
@@ -115,6 +121,10 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
   if ((D->flags & SPIKETRAP_DESC_CHANNEL) && channelDisabled(D->channel))
     F.Threshold = kNever;
   endFrame(F, Addr, now());
+  // Probes are learned like calls: a slow path that never comes close to
+  // the threshold is switched off too.
+  if (Late && !(Calls & (kLateLookEvery - 1)))
+    adaptLook(D, F.Threshold, /*Late=*/true);
 }
 
 // The exit fast path's rare cases: a thread that is not active, no usable
@@ -172,7 +182,7 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
     // Switched off for the run (enabled=0): the code the pass emits stops
     // calling the hooks for this function at all.
     if (T.Status == StatusDead && !flags.enabled)
-      __atomic_store_n(&D->off, 1u, __ATOMIC_RELAXED);
+      __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
     return;
   }
   uint32_t Depth = T.Depth;
@@ -191,6 +201,13 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   // Now and then, a look at whether this function ever comes close.
   if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 1))))
     return adaptLook(D, F.Threshold);
+}
+
+// A switched-off function took a path into a loop it runs only on some
+// calls (the pass's late probe): time the call from here to its return. Rare
+// by construction, so all of it is the slow path.
+SPIKETRAP_EXPORT void __spiketrap_enter_late(spiketrap_desc *D, void *Addr) {
+  enterSlow(threadState, D, Addr, /*Late=*/true);
 }
 
 SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {

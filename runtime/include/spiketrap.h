@@ -47,7 +47,8 @@ typedef struct spiketrap_desc {
   uint64_t calls; /* written by the runtime: calls seen (a plain increment,
                      so approximate when threads race on one function) */
   uint32_t off;   /* adaptive mode switched the function off: the code the
-                     pass emits tests this and skips both hooks */
+                     pass emits tests this and skips both hooks; 1: its late
+                     probes still time a call from a rare loop on, 2: not */
   uint32_t skippable; /* called very often, never close to its threshold */
   uint64_t near_calls; /* calls that took 1/20 of their threshold or more */
   /* The instrumented functions of the same module this one calls directly:
@@ -77,6 +78,9 @@ typedef struct spiketrap_desc {
  * can drop frames skipped by exceptions or longjmp. */
 void __spiketrap_enter(spiketrap_desc *desc, void *frame);
 void __spiketrap_exit(spiketrap_desc *desc, void *frame);
+/* A switched-off function (off == 1) entered a loop it runs only on some
+ * calls: time the call from here; its returns call __spiketrap_exit. */
+void __spiketrap_enter_late(spiketrap_desc *desc, void *frame);
 
 /* Write the spike report now (it is also written at exit). */
 void spiketrap_report(void);

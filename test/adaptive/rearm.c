@@ -1,7 +1,9 @@
-// RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
+// RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %t 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 
+// Without late probes (which would time the spike's loop at its own level:
+// late-probe.c), as for a slow path that has no loop.
 // A compute spike in a hot function that adaptive mode switched off is first
 // charged to the nearest timed caller, which names its switched-off callees
 // as candidates and times them (and what they call) again; when the spike

@@ -1,0 +1,38 @@
+// RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t 2>&1 | FileCheck %s
+// RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t.noprobe
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t.noprobe 2>&1 | FileCheck %s --check-prefix=NOPROBE
+
+// A compute spike on a rarely taken path of a hot function that adaptive
+// mode switched off: the late probe before the path's loop times the call
+// from there, so the spike is named at its own level, with its stack, the
+// first time. Without probes it lands in the caller. (20 ms threshold, 60 ms
+// spike: a loaded machine's preemption is no spike.)
+
+#include "../e2e/Inputs/spin.h"
+
+static volatile unsigned Sink;
+__attribute__((noinline)) void hot(int I, int Slow) {
+  for (int K = 0; K < 8; ++K)
+    Sink += (unsigned)K * I;
+  if (Slow)
+    spin_ns(60000000); // inlined: a loop on a path taken once
+}
+__attribute__((noinline)) void process(void) {
+  for (int I = 0; I < 100000; ++I)
+    hot(I, I == 70000);
+}
+
+int main(void) {
+  process();
+  return 0;
+}
+
+// CHECK: spike: {{.*}} ms in hot ({{.*}}late-probe.c:15), threshold 20.000 ms
+// CHECK-NEXT: thread main
+// CHECK-NEXT: #0 main
+// CHECK-NEXT: #1 process
+// CHECK-NEXT: #2 hot
+// NOPROBE-NOT: spike: {{.*}} in hot
+// NOPROBE: spike: {{.*}} in process
+// NOPROBE: candidate: hot
