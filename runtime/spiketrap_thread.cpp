@@ -63,6 +63,8 @@ void onThreadExit(void *P) {
     T.Next->Prev = T.Prev;
   Gone.Calls += T.Calls;
   Gone.Overflows += T.Overflows;
+  Gone.Lost += T.Lost;
+  Gone.LostThreads += T.Lost != 0;
   RegistryLock.unlock();
   // TLS destructors that run after this one find the thread gone.
   T.Status = StatusDead;
@@ -118,7 +120,7 @@ void threadAfterForkChild() {
     Head = &T;
     Registered = 1;
     T.Tid = uint32_t(syscall(SYS_gettid));
-    T.Calls = T.Overflows = 0;
+    T.Calls = T.Overflows = T.Lost = 0;
     uint32_t Open = T.Depth < kMaxDepth ? T.Depth : kMaxDepth;
     for (uint32_t I = 0; I < Open; ++I)
       T.Frames[I].Threshold = kNever;
@@ -141,6 +143,9 @@ ThreadTotals threadTotals() {
   for (ThreadState *T = Head; T; T = T->Next) {
     R.Calls += __atomic_load_n(&T->Calls, __ATOMIC_RELAXED);
     R.Overflows += __atomic_load_n(&T->Overflows, __ATOMIC_RELAXED);
+    uint64_t Lost = __atomic_load_n(&T->Lost, __ATOMIC_RELAXED);
+    R.Lost += Lost;
+    R.LostThreads += Lost != 0;
   }
   RegistryLock.unlock();
   return R;
