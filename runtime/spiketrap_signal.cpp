@@ -1,5 +1,6 @@
 //===- spiketrap_signal.cpp - Wrapping the program's signal handlers ------===//
 #include "spiketrap_signal.h"
+#include "spiketrap_spinlock.h"
 
 #include <atomic>
 #include <dlfcn.h>
@@ -35,18 +36,17 @@ uint64_t pack(const struct sigaction &A) {
 // a spin lock taken with every signal blocked, so a handler calling
 // sigaction() on the same thread never waits for it. Held for one system
 // call; made anew in a forked child.
-int TableLock;
+SpinLock TableLock;
 class TableGuard {
 public:
   TableGuard() {
     sigset_t All;
     sigfillset(&All);
     pthread_sigmask(SIG_SETMASK, &All, &Saved);
-    while (__atomic_exchange_n(&TableLock, 1, __ATOMIC_ACQUIRE))
-      __builtin_ia32_pause();
+    TableLock.lock();
   }
   ~TableGuard() {
-    __atomic_store_n(&TableLock, 0, __ATOMIC_RELEASE);
+    TableLock.unlock();
     pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
   }
   TableGuard(const TableGuard &) = delete;
@@ -143,7 +143,7 @@ uint32_t signalFloor(ThreadState &T, uintptr_t Addr) {
 
 void signalInit() { realSignal(); }
 
-void signalAfterForkChild() { TableLock = 0; }
+void signalAfterForkChild() { TableLock.reset(); }
 
 } // namespace __spiketrap
 

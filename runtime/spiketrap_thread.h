@@ -69,6 +69,7 @@ constexpr uint32_t kMaxSignalNesting = 8;
 struct ThreadState {
   uint32_t Depth; // open frames, may exceed kMaxDepth
   uint8_t Status;
+  uint8_t StatusBeforeFork; // Status while this thread runs fork's handlers
   uint32_t Tid;
   uint64_t Calls;     // instrumented calls seen
   uint64_t Overflows; // calls deeper than kMaxDepth
