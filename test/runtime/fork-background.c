@@ -6,6 +6,8 @@
 // RUN:   timeout 240 %t 2>%t.err | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=threshold=20us:live_log=1:report=%t.dir/c.%%p.txt \
 // RUN:   %t child-spike 2>&1 >/dev/null | FileCheck %s --check-prefix=LIVE
+// TSan does not let a child of a multi-threaded process start threads.
+// UNSUPPORTED: sanitize-thread
 
 // fork() while a background thread of the runtime holds its lock (the report
 // thread of report_signal= writing a report, the live log printing): every
