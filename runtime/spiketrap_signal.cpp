@@ -157,7 +157,9 @@ SPIKETRAP_EXPORT int sigaction(int Sig, const struct sigaction *Act,
   bool Valid = Sig > 0 && Sig < NSIG;
   bool Wrap = Act && Valid && Act->sa_handler != SIG_IGN &&
               Act->sa_handler != SIG_DFL;
-  struct sigaction Prev, Ours;
+  // glibc fills only the kernel's part of a mask: the rest of what we copy
+  // out is zero, not our stack.
+  struct sigaction Prev = {}, Ours;
   // The trampoline of the handler's own kind: the kernel's flags stay the
   // program's (they outlive the handler with SA_RESETHAND).
   if (Wrap) {
