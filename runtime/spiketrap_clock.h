@@ -56,14 +56,20 @@ bool tscUsable();
 // Chooses the source and calibrates it against CLOCK_MONOTONIC (a few ms).
 void clockInit(ClockMode Mode);
 
+// Both saturate: a duration past 64 bits (centuries) stays one no call
+// reaches instead of wrapping to a short one, and never becomes UINT64_MAX,
+// which means "never reported" (kNever) in ticks and in the report's ns.
 inline uint64_t ticksToNs(uint64_t Ticks) {
-  return uint64_t(
+  unsigned __int128 Ns =
       ((unsigned __int128)Ticks * 1000000000ull + theClock.TicksPerSecond / 2) /
-      theClock.TicksPerSecond);
+      theClock.TicksPerSecond;
+  return Ns < UINT64_MAX - 1 ? uint64_t(Ns) : UINT64_MAX - 1;
 }
 // One multiply: cheap enough for an enter hook that meets a threshold.
 inline uint64_t nsToTicks(uint64_t Ns) {
-  return uint64_t(((unsigned __int128)Ns * theClock.TicksPerNsQ32) >> 32);
+  unsigned __int128 Ticks =
+      ((unsigned __int128)Ns * theClock.TicksPerNsQ32) >> 32;
+  return Ticks < UINT64_MAX - 1 ? uint64_t(Ticks) : UINT64_MAX - 1;
 }
 const char *clockName();
 

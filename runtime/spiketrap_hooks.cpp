@@ -42,6 +42,22 @@ SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
   return Depth;
 }
 
+// Calls past the capacity have no frame; only the first one's activation is
+// kept. A hook whose activation lies above it (at it, for an entry) finds
+// them all left without an exit (longjmp, an exception): the depth goes back
+// to the capacity and they are counted as lost. Not in a handler that
+// interrupted them (its floor is past the capacity): its frames may lie
+// anywhere, on an alternate stack. Returns the new depth.
+SPIKETRAP_NOINLINE uint32_t dropOverflow(ThreadState &T, uint32_t Depth,
+                                         uintptr_t Addr, bool Entry) {
+  if (Addr < T.OverflowAddr || (!Entry && Addr == T.OverflowAddr) ||
+      signalFloor(T, Addr) > kMaxDepth)
+    return Depth;
+  __atomic_store_n(&T.Lost, T.Lost + (Depth - kMaxDepth), __ATOMIC_RELAXED);
+  T.Depth = kMaxDepth;
+  return kMaxDepth;
+}
+
 SPIKETRAP_ALWAYS_INLINE uint64_t bump(uint64_t &Counter) {
   uint64_t N = __atomic_load_n(&Counter, __ATOMIC_RELAXED) + 1;
   __atomic_store_n(&Counter, N, __ATOMIC_RELAXED);
@@ -105,13 +121,19 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
   bump(T.Calls);
   uint64_t Calls = bump(D->calls);
   uint32_t Depth = T.Depth;
+  if (Depth > kMaxDepth)
+    Depth = dropOverflow(T, Depth, uintptr_t(Addr), /*Entry=*/true);
+  if (Depth && Depth <= kMaxDepth &&
+      uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))
+    Depth = dropDeadFrames(T, Depth, uintptr_t(Addr));
   if (Depth >= kMaxDepth) {
+    if (Depth == kMaxDepth)
+      T.OverflowAddr = uintptr_t(Addr);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     T.Depth = Depth + 1;
     bump(T.Overflows);
     return;
   }
-  if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))
-    Depth = dropDeadFrames(T, Depth, uintptr_t(Addr));
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
   if (D->flags & SPIKETRAP_DESC_IGNORE)
     F.Threshold = kNever;
@@ -136,7 +158,14 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     return;
   uint64_t End = now();
   uint32_t Depth = T.Depth;
+  if (Depth > kMaxDepth)
+    Depth = dropOverflow(T, Depth, Addr, /*Entry=*/false);
   if (Depth > kMaxDepth) { // this call was counted, not pushed
+    if (Addr == T.OverflowAddr) { // the first of them: those past it are gone
+      __atomic_store_n(&T.Lost, T.Lost + (Depth - kMaxDepth - 1),
+                       __ATOMIC_RELAXED);
+      Depth = kMaxDepth + 1;
+    }
     T.Depth = Depth - 1;
     return;
   }

@@ -8,6 +8,7 @@
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
 
 #include <stdlib.h>
@@ -85,8 +86,9 @@ void runtimeInit(char **Env) {
     return;
   }
   // Another thread is starting the runtime: its hooks wait for it once.
+  unsigned Spins = 0;
   while (__atomic_load_n(&InitState, __ATOMIC_ACQUIRE) != Started)
-    __builtin_ia32_pause();
+    backOff(Spins);
 }
 
 } // namespace __spiketrap

@@ -15,6 +15,9 @@ void apiInit();
 
 // Writes the report to the configured destination.
 void writeReport();
+// In a forked child: the report's lock is new (the thread that held it at
+// the fork, if any, is not in the child).
+void reportAfterForkChild();
 
 } // namespace __spiketrap
 

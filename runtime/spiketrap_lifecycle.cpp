@@ -7,6 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_init.h"
+#include "spiketrap_livelog.h"
+#include "spiketrap_report_signal.h"
+#include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -23,9 +27,17 @@ DlcloseFn RealDlclose;
 
 void lifecycleInit() {
   RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
+  signalInit();
+  // Locks of the background threads are not held across fork (it would
+  // wait for a whole report): the child makes them anew, with the threads.
   pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
     threadAfterForkChild();
     spikesAfterForkChild();
+    signalAfterForkChild();
+    RecursionGuard Guard;
+    reportAfterForkChild();
+    liveLogAfterForkChild();
+    reportSignalAfterForkChild();
   });
 }
 

@@ -82,13 +82,28 @@ void pollLoop(void *) {
 
 } // namespace
 
-void liveLogStart() {
-  if (!flags.enabled || !flags.live_log)
-    return;
+namespace {
+void startThread() {
   bool Ok = startBackgroundThread(pollLoop, nullptr);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
   if (!Ok)
     logLine("live_log: cannot start its thread; spikes are in the report");
+}
+} // namespace
+
+void liveLogStart() {
+  if (flags.enabled && flags.live_log)
+    startThread();
+}
+
+void liveLogAfterForkChild() {
+  if (!__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
+    return;
+  pthread_mutex_init(&Lock, nullptr);
+  Next = 0; // the child's arena starts empty
+  for (Last &L : LastStack)
+    L = {};
+  startThread();
 }
 
 void liveLogFlush() {

@@ -167,6 +167,8 @@ void writeReport() {
   pthread_mutex_unlock(&ReportLock);
 }
 
+void reportAfterForkChild() { pthread_mutex_init(&ReportLock, nullptr); }
+
 } // namespace __spiketrap
 
 SPIKETRAP_EXPORT void spiketrap_report() { __spiketrap::writeReport(); }

@@ -43,9 +43,10 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out);
 void printSuggestionReason(Buffer &B, const FunctionStats &F);
 // The threshold as the list file spells it: "20ms", "500us", "2s".
 void formatListDuration(Buffer &B, uint64_t Ns);
-// A function name as a list file's fun: glob that matches just it. A name
-// with a control character (a newline would start a line of its own in the
-// next compile's list) cannot be written: check listNameOk first.
+// A function name as a list file's fun: glob that matches just it. An empty
+// name (a malformed line) or one with a control character (a newline would
+// start a line of its own in the next compile's list) cannot be written:
+// check listNameOk first.
 void formatListName(Buffer &B, const char *Name);
 bool listNameOk(const char *Name);
 // The "fun:" line for Name, or a comment saying it was left out.

@@ -144,8 +144,9 @@ void writeRun(Buffer &B, const ReportModel &M) {
   Sep = ",";
 #include "spiketrap_flags.inc"
   B.format("}},\"totals\":{{\"spikes\":{},\"dropped\":{},\"calls\":{},"
-           "\"threads\":{},\"calls_past_max_depth\":{}}},",
-           S.Recorded, S.Dropped, T.Calls, T.Threads, T.Overflows);
+           "\"threads\":{},\"calls_past_max_depth\":{},"
+           "\"calls_past_max_depth_lost\":{}}},",
+           S.Recorded, S.Dropped, T.Calls, T.Threads, T.Overflows, T.Lost);
   writeThreads(B, M);
   B.format("}}]");
 }

@@ -23,6 +23,7 @@ namespace __spiketrap {
 namespace {
 
 sem_t Pending;
+bool Running; // the thread was started
 
 void onSignal(int) {
   int Saved = errno; // the interrupted code may be reading errno
@@ -61,7 +62,20 @@ int parseSignal(const char *S) {
   return V >= SIGRTMIN && V <= SIGRTMAX ? int(V) : 0;
 }
 
+bool startThread() {
+  Running = sem_init(&Pending, 0, 0) == 0 &&
+            startBackgroundThread(reportLoop, nullptr);
+  if (!Running)
+    logLine("report_signal: cannot start its thread; no report on signal");
+  return Running;
+}
+
 } // namespace
+
+void reportSignalAfterForkChild() {
+  if (Running)
+    startThread();
+}
 
 void reportSignalStart() {
   if (!flags.enabled || strcmp(flags.report_signal, "none") == 0)
@@ -75,11 +89,8 @@ void reportSignalStart() {
             flags.report_signal, SIGRTMIN, SIGRTMAX);
     return;
   }
-  if (sem_init(&Pending, 0, 0) != 0 ||
-      !startBackgroundThread(reportLoop, nullptr)) {
-    logLine("report_signal: cannot start its thread; no report on signal");
+  if (!startThread())
     return;
-  }
   struct sigaction A;
   memset(&A, 0, sizeof(A));
   A.sa_handler = onSignal;

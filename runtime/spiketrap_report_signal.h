@@ -7,6 +7,9 @@ namespace __spiketrap {
 // With report_signal=SIG, installs its handler and the thread that writes
 // the report when it arrives.
 void reportSignalStart();
+// In a forked child, where only the forking thread lives: a new semaphore
+// and a new thread, so the child reports on the signal too.
+void reportSignalAfterForkChild();
 
 } // namespace __spiketrap
 

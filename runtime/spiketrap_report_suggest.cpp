@@ -52,6 +52,11 @@ void formatListDuration(Buffer &B, uint64_t Ns) {
 
 void formatListName(Buffer &B, const char *Name) {
   for (const char *P = Name; *P; ++P) {
+    // SpecialCaseList trims its lines: a last space is written as a class.
+    if (*P == ' ' && !P[1]) {
+      B.format("[ ]");
+      break;
+    }
     // Glob characters match themselves only escaped.
     if (strchr("\\*?[]{}", *P))
       B.push_back('\\');
@@ -62,6 +67,9 @@ void formatListName(Buffer &B, const char *Name) {
 }
 
 bool listNameOk(const char *Name) {
+  // An empty entry ("fun:") is a malformed line to SpecialCaseList.
+  if (!*Name)
+    return false;
   for (const unsigned char *P = reinterpret_cast<const unsigned char *>(Name);
        *P; ++P)
     if (*P < 0x20 || *P == 0x7f)
@@ -71,7 +79,8 @@ bool listNameOk(const char *Name) {
 
 void formatListEntry(Buffer &B, const char *Name) {
   if (!listNameOk(Name)) {
-    B.format("# left out: a function whose name has a control character\n");
+    B.format("# left out: a function whose name {}\n",
+             *Name ? "has a control character" : "is empty");
     return;
   }
   B.format("fun:");

@@ -232,6 +232,13 @@ void writeText(Buffer &B, const ReportModel &M) {
            "dropped records, {} calls past depth {}; clock {} ({} MHz)\n",
            S.Recorded, T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth,
            clockName(), theClock.TicksPerSecond / 1000000);
+  // Untimed past the capacity, and left there by longjmp or an exception:
+  // the thread's timing stopped until a hook above them.
+  if (T.Lost)
+    B.format("spiketrap: {} of the calls past depth {} on {} threads were "
+             "left without returning (longjmp, exception); their threads "
+             "were not timed until the next instrumented call above them\n",
+             T.Lost, kMaxDepth, T.LostThreads);
 }
 
 } // namespace __spiketrap

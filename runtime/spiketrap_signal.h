@@ -22,6 +22,12 @@ namespace __spiketrap {
 // the innermost live handler's floor, or 0.
 uint32_t signalFloor(ThreadState &T, uintptr_t Addr);
 
+// Start-up: finds glibc's signal(), which ours calls.
+void signalInit();
+// In a forked child: the handler table's lock is made anew (another thread
+// of the parent may have held it at the fork).
+void signalAfterForkChild();
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_SIGNAL_H

@@ -2,6 +2,7 @@
 #include "spiketrap_thread.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
+#include "spiketrap_spinlock.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -19,21 +20,8 @@ uint64_t globalThresholdTicks = kNever;
 namespace {
 
 // Guards the registry. Taken only on a thread's first hook call, at thread
-// exit and by the report, each with the thread marked Busy, so a signal
-// handler's hooks on the same thread never wait for it.
-class SpinLock {
-public:
-  void lock() {
-    while (__atomic_exchange_n(&Held, true, __ATOMIC_ACQUIRE))
-      while (__atomic_load_n(&Held, __ATOMIC_RELAXED))
-        __builtin_ia32_pause();
-  }
-  void unlock() { __atomic_store_n(&Held, false, __ATOMIC_RELEASE); }
-
-private:
-  bool Held = false;
-};
-
+// exit, by the report and across fork, each with the thread marked Busy, so
+// a signal handler's hooks on the same thread never wait for it.
 SpinLock RegistryLock;
 ThreadState *Head;
 ThreadTotals Gone; // counters of threads that have exited
@@ -63,6 +51,8 @@ void onThreadExit(void *P) {
     T.Next->Prev = T.Prev;
   Gone.Calls += T.Calls;
   Gone.Overflows += T.Overflows;
+  Gone.Lost += T.Lost;
+  Gone.LostThreads += T.Lost != 0;
   RegistryLock.unlock();
   // TLS destructors that run after this one find the thread gone.
   T.Status = StatusDead;
@@ -105,11 +95,24 @@ bool threadReady(ThreadState &T) {
   return true;
 }
 
-void threadBeforeFork() { RegistryLock.lock(); }
-void threadAfterForkParent() { RegistryLock.unlock(); }
+// The forking thread is Busy while the lock is held: a signal that arrives
+// during fork (they are delivered as the system call returns, before the
+// parent's handlers) must not run a first hook that waits for the lock.
+void threadBeforeFork() {
+  ThreadState &T = threadState;
+  T.StatusBeforeFork = T.Status;
+  T.Status = StatusBusy;
+  RegistryLock.lock();
+}
+
+void threadAfterForkParent() {
+  RegistryLock.unlock();
+  threadState.Status = threadState.StatusBeforeFork;
+}
 
 void threadAfterForkChild() {
   ThreadState &T = threadState;
+  T.Status = T.StatusBeforeFork;
   Head = nullptr;
   Gone = {};
   Registered = 0;
@@ -118,12 +121,12 @@ void threadAfterForkChild() {
     Head = &T;
     Registered = 1;
     T.Tid = uint32_t(syscall(SYS_gettid));
-    T.Calls = T.Overflows = 0;
+    T.Calls = T.Overflows = T.Lost = 0;
     uint32_t Open = T.Depth < kMaxDepth ? T.Depth : kMaxDepth;
     for (uint32_t I = 0; I < Open; ++I)
       T.Frames[I].Threshold = kNever;
   }
-  RegistryLock.unlock();
+  RegistryLock.reset();
 }
 
 void threadKernelName(const ThreadState &T, char *Out) {
@@ -141,6 +144,9 @@ ThreadTotals threadTotals() {
   for (ThreadState *T = Head; T; T = T->Next) {
     R.Calls += __atomic_load_n(&T->Calls, __ATOMIC_RELAXED);
     R.Overflows += __atomic_load_n(&T->Overflows, __ATOMIC_RELAXED);
+    uint64_t Lost = __atomic_load_n(&T->Lost, __ATOMIC_RELAXED);
+    R.Lost += Lost;
+    R.LostThreads += Lost != 0;
   }
   RegistryLock.unlock();
   return R;

@@ -69,9 +69,14 @@ constexpr uint32_t kMaxSignalNesting = 8;
 struct ThreadState {
   uint32_t Depth; // open frames, may exceed kMaxDepth
   uint8_t Status;
+  uint8_t StatusBeforeFork; // Status while this thread runs fork's handlers
   uint32_t Tid;
   uint64_t Calls;     // instrumented calls seen
   uint64_t Overflows; // calls deeper than kMaxDepth
+  // Calls past kMaxDepth have no frame: the first one's activation (its
+  // return-address slot) is kept, so a hook above it knows they are gone.
+  uintptr_t OverflowAddr;
+  uint64_t Lost; // calls past kMaxDepth left without an exit (longjmp)
   ThreadState *Next, *Prev;
   uint32_t NumSignals; // handlers running, innermost last
   SignalContext Signals[kMaxSignalNesting];
@@ -123,6 +128,7 @@ void threadKernelName(const ThreadState &T, char *Out);
 // Totals over every thread that ever ran a hook, live or gone.
 struct ThreadTotals {
   uint64_t Calls, Overflows, Threads;
+  uint64_t Lost, LostThreads; // calls past the capacity left without an exit
 };
 ThreadTotals threadTotals();
 

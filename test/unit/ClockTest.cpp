@@ -38,6 +38,26 @@ TEST(Clock, MonotonicFallbackCountsNanoseconds) {
   clockInit(ClockMode::Auto);
 }
 
+// Centuries of ns do not wrap to a few ticks (issue 13): at 3 GHz, 2^64 / 3
+// + 1 ns is 2^64 + 2 ticks, which wrapped to a threshold of 2 ticks; and
+// nothing converts to UINT64_MAX, the "never reported" marker.
+TEST(Clock, ConversionsSaturate) {
+  ClockState Saved = theClock;
+  theClock.TicksPerSecond = 3000000000ull;
+  theClock.TicksPerNsQ32 = 3ull << 32;
+  EXPECT_EQ(nsToTicks(1000), 3000u);
+  EXPECT_EQ(nsToTicks(UINT64_MAX / 3 + 1), UINT64_MAX - 1);
+  EXPECT_EQ(nsToTicks(UINT64_MAX), UINT64_MAX - 1);
+  EXPECT_EQ(ticksToNs(3000), 1000u);
+  theClock.TicksPerSecond = 100000000ull; // 0.1 tick per ns: ns outgrow ticks
+  EXPECT_EQ(ticksToNs(UINT64_MAX - 1), UINT64_MAX - 1);
+  theClock.TicksPerSecond = 1000000000ull;
+  theClock.TicksPerNsQ32 = 1ull << 32;
+  EXPECT_EQ(nsToTicks(UINT64_MAX), UINT64_MAX - 1);
+  EXPECT_EQ(ticksToNs(UINT64_MAX), UINT64_MAX - 1);
+  theClock = Saved;
+}
+
 TEST(Clock, AutoPicksTscWhenUsable) {
   clockInit(ClockMode::Auto);
   EXPECT_EQ(theClock.UseTsc, tscUsable());

@@ -95,6 +95,42 @@ TEST_F(Stack, OverflowIsCountedAndStaysInSync) {
     __spiketrap_exit(&R, at(0x100000 - I * 16));
 }
 
+// longjmp or an exception out of calls past the capacity (issue 13): they
+// have no frames, yet a hook above the first of them brings the depth back.
+TEST_F(Stack, OverflowLeftByLongjmpResyncs) {
+  static spiketrap_desc R = desc("recurse"), A = desc("after"),
+                        E = desc("exit");
+  auto Recurse = [&](uint32_t N) {
+    for (uintptr_t I = 0; I < N; ++I)
+      __spiketrap_enter(&R, at(0x100000 - I * 16));
+  };
+  uint64_t Lost = threadState.Lost;
+  // An entry at the first overflowed call's slot: all of them are gone.
+  Recurse(kMaxDepth + 10);
+  __spiketrap_enter(&A, at(0x100000 - kMaxDepth * 16));
+  EXPECT_EQ(threadState.Depth, kMaxDepth + 1);
+  EXPECT_EQ(threadState.Lost - Lost, 10u);
+  __spiketrap_exit(&A, at(0x100000 - kMaxDepth * 16));
+  EXPECT_EQ(threadState.Depth, kMaxDepth);
+  // An entry far above: the recorded frames below it go too.
+  Recurse(kMaxDepth + 5);
+  EXPECT_EQ(threadState.Depth, kMaxDepth + 5);
+  __spiketrap_enter(&A, at(0x100000 + 16));
+  EXPECT_EQ(threadState.Depth, 1u);
+  __spiketrap_exit(&A, at(0x100000 + 16));
+  // An exit of the first overflowed call: those past it are gone.
+  Recurse(kMaxDepth + 7);
+  __spiketrap_exit(&R, at(0x100000 - kMaxDepth * 16));
+  EXPECT_EQ(threadState.Depth, kMaxDepth);
+  // An exit of a recorded frame: every overflowed call is gone.
+  Recurse(kMaxDepth + 3);
+  __spiketrap_exit(&E, at(0x100000 - (kMaxDepth - 1) * 16));
+  EXPECT_EQ(threadState.Depth, kMaxDepth - 1);
+  __spiketrap_exit(&R, at(0x100000));
+  EXPECT_EQ(threadState.Depth, 0u);
+  EXPECT_EQ(threadState.Lost - Lost, 10u + 5 + 6 + 3);
+}
+
 TEST_F(Stack, SpikeRecordsTheWholeStack) {
   static spiketrap_desc Outer = desc("outer"), Slow = desc("slow");
   SpikeTotals Before = spikeTotals();
