@@ -182,13 +182,22 @@ cmake_build() {
   rm -rf "$b" && CC=$cc CXX=$cxx cmake -S "$src" -B "$b" -G Ninja "$@" &&
     ninja -C "$b" -j "$JOBS"
 }
-# cmake_project <name> <src> <cmake args...>: both builds and both test runs.
+# cmake_project <name> <wrappers|package> <src> <cmake args...>: both builds
+# and both test runs. The instrumented build sets CC/CXX to the wrappers, or
+# keeps clang and instruments every target through the CMake package
+# (CMAKE_PROJECT_INCLUDE, docs/install.md).
 cmake_project() {
-  local name=$1 src=$2; shift 2
+  local name=$1 how=$2 src=$3; shift 3
   local b=$work/build/$name
   check "$name: build plain (CMake)" cmake_build "$src" "$b-plain" "$plain_cc" "$plain_cxx" "$@" || return
-  check "$name: build with CC/CXX=spiketrap-clang(++)" \
-    cmake_build "$src" "$b-st" "$st_cc" "$st_cxx" "$@" || return
+  if [ "$how" = package ]; then
+    check "$name: build with -DCMAKE_PROJECT_INCLUDE=SpikeTrapInstrumentProject.cmake" \
+      cmake_build "$src" "$b-st" "$plain_cc" "$plain_cxx" "$@" \
+      -DCMAKE_PROJECT_INCLUDE="$prefix/lib/cmake/SpikeTrap/SpikeTrapInstrumentProject.cmake" || return
+  else
+    check "$name: build with CC/CXX=spiketrap-clang(++)" \
+      cmake_build "$src" "$b-st" "$st_cc" "$st_cxx" "$@" || return
+  fi
   ctest_results "$b-plain" "$b-plain.results"
   SPIKETRAP_OPTIONS=$QUIET ctest_results "$b-st" "$b-st.results"
   suite_check "$name" "$b-plain.results" "$b-st.results"
@@ -196,11 +205,12 @@ cmake_project() {
 }
 
 # --- The projects ---------------------------------------------------------------
-# A JSON parser in C: CMake, 19 Unity test programs.
+# A JSON parser in C: CMake, 19 Unity test programs; instrumented through
+# the CMake package (it declares CMake 2.8.5: old policies).
 project_cjson() {
   local src
   src=$(fetch cjson) || { skip cjson; return; }
-  cmake_project cjson "$src" || return
+  cmake_project cjson package "$src" || return
   local t=tests/parse_examples # reads ./inputs
   spike_check cjson '(^| )cJSON_Parse' "$src/tests" "$work/build/cjson-st/$t"
   quiet_check cjson "$src/tests" "$work/build/cjson-plain/$t" "$work/build/cjson-st/$t"
@@ -213,7 +223,7 @@ project_cjson() {
 project_json_c() {
   local src
   src=$(fetch json-c) || { skip json-c; return; }
-  USE_VALGRIND=0 cmake_project json-c "$src" -DDISABLE_WERROR=ON || return
+  USE_VALGRIND=0 cmake_project json-c wrappers "$src" -DDISABLE_WERROR=ON || return
   local t=tests/test_parse
   spike_check json-c '(^| )json_tokener_parse' "$work/build/json-c-st/tests" "$work/build/json-c-st/$t"
   quiet_check json-c "$work/build/json-c-st/tests" "$work/build/json-c-plain/$t" "$work/build/json-c-st/$t"
@@ -222,7 +232,7 @@ project_json_c() {
 project_tinyxml2() {
   local src
   src=$(fetch tinyxml2) || { skip tinyxml2; return; }
-  cmake_project tinyxml2 "$src" -Dtinyxml2_BUILD_TESTING=ON || return
+  cmake_project tinyxml2 wrappers "$src" -Dtinyxml2_BUILD_TESTING=ON || return
   local t=xmltest # reads ./resources, writes ./resources/out
   spike_check tinyxml2 '(^| )tinyxml2::XMLDocument::LoadFile' "$src" "$work/build/tinyxml2-st/$t"
   quiet_check tinyxml2 "$src" "$work/build/tinyxml2-plain/$t" "$work/build/tinyxml2-st/$t"
