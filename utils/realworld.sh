@@ -41,7 +41,7 @@ log=$work/log
 pass() { passed=$((passed + 1)); echo "PASS: $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL: $1"; [ -f "$log" ] && tail -25 "$log"; }
 check() { # check <name> <command...>: passes if the command succeeds
-  if "${@:2}" > "$log" 2>&1; then pass "$1"; else fail "$1"; fi
+  if "${@:2}" > "$log" 2>&1; then pass "$1"; else fail "$1"; return 1; fi
 }
 
 # make is the only build tool needed beyond the project's own (cmake, ninja).
@@ -65,6 +65,7 @@ st_cc=$prefix/bin/spiketrap-clang st_cxx=$prefix/bin/spiketrap-clang++
 # deb-src twins of the machine's Debian entries (deb822 .sources files and
 # one-line .list files), read by an apt that keeps its lists and downloads
 # under $work.
+mkdir -p "$work/build"
 apt_dir=$work/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/parts"
 for f in /etc/apt/sources.list.d/*.sources; do
@@ -198,10 +199,25 @@ cmake_project() {
     check "$name: build with CC/CXX=spiketrap-clang(++)" \
       cmake_build "$src" "$b-st" "$st_cc" "$st_cxx" "$@" || return
   fi
-  ctest_results "$b-plain" "$b-plain.results"
-  SPIKETRAP_OPTIONS=$QUIET ctest_results "$b-st" "$b-st.results"
-  suite_check "$name" "$b-plain.results" "$b-st.results"
-  instrumented_check "$name" "$b-st"
+  run_suites "$name" ctest_results "$b"
+}
+# make_project <name> <build system> <build fn> <results fn> <src>: both
+# builds (<build fn> <src> <dir> <cc>) and both test runs.
+make_project() {
+  local name=$1 what=$2 build=$3 results=$4 src=$5
+  local b=$work/build/$name
+  check "$name: build plain ($what)" "$build" "$src" "$b-plain" "$plain_cc" || return
+  check "$name: build with CC=spiketrap-clang" "$build" "$src" "$b-st" "$st_cc" || return
+  run_suites "$name" "$results" "$b"
+}
+# run_suites <name> <results fn> <build prefix>: the suite of <prefix>-plain
+# and of <prefix>-st (<results fn> <dir> <out>), the second with nothing able
+# to spike, compared.
+run_suites() {
+  "$2" "$3-plain" "$3-plain.results"
+  SPIKETRAP_OPTIONS=$QUIET "$2" "$3-st" "$3-st.results"
+  suite_check "$1" "$3-plain.results" "$3-st.results"
+  instrumented_check "$1" "$3-st"
 }
 
 # --- The projects ---------------------------------------------------------------
@@ -252,12 +268,7 @@ zlib_results() { # zlib_results <dir> <out>
 project_zlib() {
   local src b=$work/build/zlib
   src=$(fetch zlib) || { skip zlib; return; }
-  check "zlib: build plain (configure + make)" zlib_build "$src" "$b-plain" "$plain_cc" || return
-  check "zlib: build with CC=spiketrap-clang" zlib_build "$src" "$b-st" "$st_cc" || return
-  zlib_results "$b-plain" "$b-plain.results"
-  SPIKETRAP_OPTIONS=$QUIET zlib_results "$b-st" "$b-st.results"
-  suite_check zlib "$b-plain.results" "$b-st.results"
-  instrumented_check zlib "$b-st"
+  make_project zlib "configure + make" zlib_build zlib_results "$src" || return
   spike_check zlib '(^| )(deflate|inflate)' "$b-st" ./example
   quiet_check zlib "$b-st" "$b-plain/example" "$b-st/example"
 }
@@ -277,12 +288,7 @@ popt_results() { # popt_results <dir> <out>
 project_popt() {
   local src b=$work/build/popt
   src=$(fetch popt) || { skip popt; return; }
-  check "popt: build plain (configure + make, libtool)" popt_build "$src" "$b-plain" "$plain_cc" || return
-  check "popt: build with CC=spiketrap-clang" popt_build "$src" "$b-st" "$st_cc" || return
-  popt_results "$b-plain" "$b-plain.results"
-  SPIKETRAP_OPTIONS=$QUIET popt_results "$b-st" "$b-st.results"
-  suite_check popt "$b-plain.results" "$b-st.results"
-  instrumented_check popt "$b-st"
+  make_project popt "configure + make, libtool" popt_build popt_results "$src" || return
   # tests/test1 is libtool's wrapper script; it runs the real program.
   spike_check popt '(^| )popt' "$b-st/tests" ./test1 --help
   quiet_check popt "$b-st/tests" "$b-plain/tests/test1" "$b-st/tests/test1" --help
