@@ -3,8 +3,9 @@
 # small open-source projects from the Debian mirror the machine's apt already
 # uses (a deb-src twin of its entry, in a private apt directory: the system's
 # apt configuration is not touched), builds each twice without editing its
-# build files -- with plain clang-$LLVM_VERSION and with CC/CXX set to the
-# installed spiketrap-clang/spiketrap-clang++ -- runs its own test suite both
+# build files -- with plain clang-$LLVM_VERSION, and instrumented through the
+# installed spiketrap (CC/CXX=spiketrap-clang/spiketrap-clang++, or the CMake
+# package's SpikeTrapInstrumentProject.cmake) -- runs its own test suite both
 # ways and requires every test that passes plain to pass instrumented. Then a
 # run of one of its test programs with a tiny threshold must print a report
 # naming one of the project's functions, and a run in which nothing can spike
@@ -108,7 +109,7 @@ ctest_results() { # ctest_results <build dir> <out>
   sed -nE 's/^ *([0-9]+\/[0-9]+ )?Test +#[0-9]+: ([^ ]+) \.+ *(\*\*\*)?([A-Za-z]+).*/\2\t\4/p' \
     "$1.ctest.log" | sed -E 's/\tPassed$/\tPASS/; t; s/\t.*$/\tFAIL/' | sort > "$2"
 }
-automake_results() { # automake_results <build dir> <out>: after make check
+automake_results() { # automake_results <build dir>: after make check
   local f
   for f in $(find "$1" -name '*.trs' | sort); do
     printf '%s\t%s\n' "${f#"$1"/}" "$(sed -n 's/^:test-result: //p' "$f" | head -1)"
