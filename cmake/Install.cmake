@@ -24,7 +24,8 @@ install(FILES cmake/exports.list runtime/spiketrap_report.html
 install(FILES README.md DESTINATION share/doc/spiketrap)
 install(DIRECTORY docs/ DESTINATION share/doc/spiketrap/docs)
 install(FILES ${_gen}/SpikeTrapConfig.cmake
-  ${_gen}/SpikeTrapConfigVersion.cmake DESTINATION lib/cmake/SpikeTrap)
+  ${_gen}/SpikeTrapConfigVersion.cmake cmake/SpikeTrapInstrumentProject.cmake
+  DESTINATION lib/cmake/SpikeTrap)
 install(FILES ${_gen}/spiketrap.pc DESTINATION lib/pkgconfig)
 
 # cpack -G DEB (from the build directory): spiketrap_<version>_<arch>.deb for

@@ -1,0 +1,2 @@
+#include <unistd.h>
+void slow_in_lib(void) { usleep(30000); }

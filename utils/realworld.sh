@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# CI: spiketrap on real projects (docs/realworld.md). Fetches the sources of
+# small open-source projects from the Debian mirror the machine's apt already
+# uses (a deb-src twin of its entry, in a private apt directory: the system's
+# apt configuration is not touched), builds each twice without editing its
+# build files -- with plain clang-$LLVM_VERSION, and instrumented through the
+# installed spiketrap (CC/CXX=spiketrap-clang/spiketrap-clang++, or the CMake
+# package's SpikeTrapInstrumentProject.cmake) -- runs its own test suite both
+# ways and requires every test that passes plain to pass instrumented. Then a
+# run of one of its test programs with a tiny threshold must print a report
+# naming one of the project's functions, and a run in which nothing can spike
+# must print on stderr exactly what the plain build prints.
+#
+# A project whose source cannot be fetched (no network, package gone) is
+# skipped with a note; that does not fail the run. Prints
+# "N passed, N failed, N skipped".
+#
+#   SPIKETRAP_PREFIX     an installed spiketrap to use (e.g. /usr after
+#                        utils/packaging.sh); default: ${BUILD_DIR:-build}
+#                        installed into a temporary prefix
+#   REALWORLD_PROJECTS   which projects (default: all of them)
+#   REALWORLD_DIR        keep sources, builds and logs there (default: a
+#                        temporary directory, removed at exit)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+LLVM_VERSION=${LLVM_VERSION:-19}
+BUILD_DIR=${BUILD_DIR:-build}
+JOBS=${JOBS:-$(nproc)}
+PROJECTS=${REALWORLD_PROJECTS:-cjson json-c tinyxml2 zlib popt}
+if [ -n "${REALWORLD_DIR:-}" ]; then
+  work=$(mkdir -p "$REALWORLD_DIR" && cd "$REALWORLD_DIR" && pwd)
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+# Nothing in an instrumented test run can take a minute in one call: the
+# suites run with the hooks on and nothing to report, so suites that compare
+# a program's output also check that a quiet run prints nothing.
+QUIET=threshold=60s
+passed=0 failed=0 skipped=0
+log=$work/log
+pass() { passed=$((passed + 1)); echo "PASS: $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $1"; [ -f "$log" ] && tail -25 "$log"; }
+check() { # check <name> <command...>: passes if the command succeeds
+  if "${@:2}" > "$log" 2>&1; then pass "$1"; else fail "$1"; return 1; fi
+}
+
+# make is the only build tool needed beyond the project's own (cmake, ninja).
+utils/setup.sh make > /dev/null || exit 1
+
+if [ -n "${SPIKETRAP_PREFIX:-}" ]; then
+  prefix=$SPIKETRAP_PREFIX
+else
+  prefix=$work/prefix
+  if ! cmake --install "$BUILD_DIR" --prefix "$prefix" > "$work/install.log" 2>&1; then
+    echo "FAIL: install $BUILD_DIR (build it first: utils/build.sh)"
+    cat "$work/install.log"
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+fi
+plain_cc=clang-$LLVM_VERSION plain_cxx=clang++-$LLVM_VERSION
+st_cc=$prefix/bin/spiketrap-clang st_cxx=$prefix/bin/spiketrap-clang++
+
+# --- Sources -----------------------------------------------------------------
+# deb-src twins of the machine's Debian entries (deb822 .sources files and
+# one-line .list files), read by an apt that keeps its lists and downloads
+# under $work.
+mkdir -p "$work/build"
+apt_dir=$work/apt
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/parts"
+for f in /etc/apt/sources.list.d/*.sources; do
+  [ -f "$f" ] || continue
+  awk 'BEGIN { RS = ""; ORS = "\n\n" }
+       /(^|\n)URIs:[^\n]*debian/ && /(^|\n)Types:[^\n]*deb($|[ \n])/ {
+         sub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); print }' \
+    "$f" > "$apt_dir/parts/$(basename "$f")"
+done
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+  [ -f "$f" ] || continue
+  sed -n 's/^deb \(.*debian.*\)/deb-src \1/p' "$f" > "$apt_dir/parts/$(basename "$f" .list).list"
+done
+apt_opts=(-q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt_dir/parts"
+          -o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
+          -o Acquire::Retries=2 -o Acquire::http::Timeout=30)
+# As root apt downloads as the _apt user, who may not write to $work.
+[ "$(id -u)" = 0 ] && apt_opts+=(-o APT::Sandbox::User=root)
+# apt-get update exits 0 when an index could not be fetched: read its log.
+apt-get "${apt_opts[@]}" update > "$work/apt-update.log" 2>&1
+if grep -qE '^(E|W):' "$work/apt-update.log"; then
+  echo "note: apt-get update of the deb-src entries had errors (a project whose source cannot be fetched is skipped):"
+  grep -E '^(E|W):' "$work/apt-update.log" | head -3
+fi
+
+# fetch <Debian source package>: unpacks the upstream tarball (the project as
+# released, without Debian's patches) and prints its directory.
+fetch() {
+  local d=$work/src/$1
+  rm -rf "$d" && mkdir -p "$d"
+  (cd "$d" && apt-get "${apt_opts[@]}" source --download-only "$1") > "$work/fetch-$1.log" 2>&1 &&
+    tar -xf "$d"/*.orig.tar.* -C "$d" 2>> "$work/fetch-$1.log" || return 1
+  find "$d" -mindepth 1 -maxdepth 1 -type d | head -1
+}
+
+# --- Test results --------------------------------------------------------------
+# Each way of running a suite writes "<test name>\t<PASS|FAIL>" lines.
+ctest_results() { # ctest_results <build dir> <out>
+  ctest --test-dir "$1" -j "$JOBS" --timeout 300 > "$1.ctest.log" 2>&1
+  sed -nE 's/^ *([0-9]+\/[0-9]+ )?Test +#[0-9]+: ([^ ]+) \.+ *(\*\*\*)?([A-Za-z]+).*/\2\t\4/p' \
+    "$1.ctest.log" | sed -E 's/\tPassed$/\tPASS/; t; s/\t.*$/\tFAIL/' | sort > "$2"
+}
+automake_results() { # automake_results <build dir>: after make check
+  local f
+  for f in $(find "$1" -name '*.trs' | sort); do
+    printf '%s\t%s\n' "${f#"$1"/}" "$(sed -n 's/^:test-result: //p' "$f" | head -1)"
+  done
+}
+
+# compare <plain results> <instrumented results>: every test that passed plain
+# passes instrumented; at least one passed plain.
+compare() {
+  local n f
+  n=$(grep -c $'\tPASS$' "$1")
+  f=$(grep $'\tPASS$' "$1" | cut -f1 | while read -r t; do
+        grep -qxF "$t"$'\tPASS' "$2" || echo "$t"
+      done)
+  echo "$n tests pass plain, $(grep -c $'\tPASS$' "$2") instrumented (of $(wc -l < "$1") / $(wc -l < "$2"))"
+  [ -n "$f" ] && { echo "passed plain, not instrumented:"; echo "$f"; }
+  [ "$n" -gt 0 ] && [ -z "$f" ]
+}
+
+# spike_check <name> <regex> <dir> <command...>: with a 1 us threshold the
+# report (on stderr) names a function matching <regex>.
+spike_check() {
+  local name=$1 re=$2 dir=$3; shift 3
+  (cd "$dir" && SPIKETRAP_OPTIONS=threshold=1us "$@" > /dev/null 2> "$work/spike.err")
+  if grep -q '^==== spiketrap report' "$work/spike.err" &&
+     grep -E '^ +[0-9]+ ' "$work/spike.err" | grep -qE "$re"; then
+    pass "$name: report names a function matching /$re/"
+  else
+    fail "$name: report names a function matching /$re/"; head -30 "$work/spike.err"
+  fi
+}
+# quiet_check <name> <dir> <plain program> <instrumented program> [args...]:
+# run from <dir> with nothing able to spike, the instrumented program's stderr
+# is byte for byte the plain one's.
+quiet_check() {
+  local name=$1 dir=$2 pprog=$3 sprog=$4; shift 4
+  (cd "$dir" && "$pprog" "$@" > /dev/null 2> "$work/quiet-plain.err")
+  (cd "$dir" && SPIKETRAP_OPTIONS=$QUIET "$sprog" "$@" > /dev/null 2> "$work/quiet-st.err")
+  if cmp -s "$work/quiet-plain.err" "$work/quiet-st.err"; then
+    pass "$name: nothing spiked, stderr as plain ($(wc -c < "$work/quiet-st.err") bytes)"
+  else
+    fail "$name: nothing spiked, stderr as plain"
+    diff "$work/quiet-plain.err" "$work/quiet-st.err" | head -20
+  fi
+}
+# suite_check <name> <plain results> <instrumented results>
+suite_check() {
+  if compare "$2" "$3" > "$log" 2>&1; then
+    pass "$1: every test that passes plain passes instrumented: $(head -1 "$log")"
+  else
+    fail "$1: every test that passes plain passes instrumented"
+  fi
+}
+# instrumented_check <name> <build dir>: the instrumented build's objects
+# really call the hooks (a wrapper that silently did nothing would pass the
+# rest).
+instrumented_check() {
+  local n
+  n=$(find "$2" -name '*.o' -exec grep -l __spiketrap_enter {} + 2> /dev/null | wc -l)
+  if [ "$n" -gt 0 ]; then pass "$1: $n objects call the hooks"; else fail "$1: no object calls the hooks"; fi
+}
+# skip <name>: its source could not be fetched.
+skip() {
+  skipped=$((skipped + 1))
+  echo "SKIP: $1: apt-get source $1 failed, not tested ($(grep -E '^(E|W):' "$work/fetch-$1.log" | tail -1))"
+}
+
+# --- Build kinds -------------------------------------------------------------
+# cmake_build <src> <build dir> <cc> <cxx> [cmake args...]
+cmake_build() {
+  local src=$1 b=$2 cc=$3 cxx=$4; shift 4
+  rm -rf "$b" && CC=$cc CXX=$cxx cmake -S "$src" -B "$b" -G Ninja "$@" &&
+    ninja -C "$b" -j "$JOBS"
+}
+# cmake_project <name> <wrappers|package> <src> <cmake args...>: both builds
+# and both test runs. The instrumented build sets CC/CXX to the wrappers, or
+# keeps clang and instruments every target through the CMake package
+# (CMAKE_PROJECT_INCLUDE, docs/install.md).
+cmake_project() {
+  local name=$1 how=$2 src=$3; shift 3
+  local b=$work/build/$name
+  check "$name: build plain (CMake)" cmake_build "$src" "$b-plain" "$plain_cc" "$plain_cxx" "$@" || return
+  if [ "$how" = package ]; then
+    check "$name: build with -DCMAKE_PROJECT_INCLUDE=SpikeTrapInstrumentProject.cmake" \
+      cmake_build "$src" "$b-st" "$plain_cc" "$plain_cxx" "$@" \
+      -DCMAKE_PROJECT_INCLUDE="$prefix/lib/cmake/SpikeTrap/SpikeTrapInstrumentProject.cmake" || return
+  else
+    check "$name: build with CC/CXX=spiketrap-clang(++)" \
+      cmake_build "$src" "$b-st" "$st_cc" "$st_cxx" "$@" || return
+  fi
+  run_suites "$name" ctest_results "$b"
+}
+# make_project <name> <build system> <build fn> <results fn> <src>: both
+# builds (<build fn> <src> <dir> <cc>) and both test runs.
+make_project() {
+  local name=$1 what=$2 build=$3 results=$4 src=$5
+  local b=$work/build/$name
+  check "$name: build plain ($what)" "$build" "$src" "$b-plain" "$plain_cc" || return
+  check "$name: build with CC=spiketrap-clang" "$build" "$src" "$b-st" "$st_cc" || return
+  run_suites "$name" "$results" "$b"
+}
+# run_suites <name> <results fn> <build prefix>: the suite of <prefix>-plain
+# and of <prefix>-st (<results fn> <dir> <out>), the second with nothing able
+# to spike, compared.
+run_suites() {
+  "$2" "$3-plain" "$3-plain.results"
+  SPIKETRAP_OPTIONS=$QUIET "$2" "$3-st" "$3-st.results"
+  suite_check "$1" "$3-plain.results" "$3-st.results"
+  instrumented_check "$1" "$3-st"
+}
+
+# --- The projects ---------------------------------------------------------------
+# A JSON parser in C: CMake, 19 Unity test programs; instrumented through
+# the CMake package (it declares CMake 2.8.5: old policies).
+project_cjson() {
+  local src
+  src=$(fetch cjson) || { skip cjson; return; }
+  cmake_project cjson package "$src" || return
+  local t=tests/parse_examples # reads ./inputs
+  spike_check cjson '(^| )cJSON_Parse' "$src/tests" "$work/build/cjson-st/$t"
+  quiet_check cjson "$src/tests" "$work/build/cjson-plain/$t" "$work/build/cjson-st/$t"
+}
+# A JSON library in C: CMake, 23 tests that compare each program's stdout
+# with a file. json-c 0.16 adds -Werror, which clang 19's
+# -Wstrict-prototypes trips in plain builds too: its own DISABLE_WERROR
+# option. Its tests run under valgrind when installed, which cannot read
+# clang 19's DWARF 5: USE_VALGRIND=0, as Debian's own build does.
+project_json_c() {
+  local src
+  src=$(fetch json-c) || { skip json-c; return; }
+  USE_VALGRIND=0 cmake_project json-c wrappers "$src" -DDISABLE_WERROR=ON || return
+  local t=tests/test_parse
+  spike_check json-c '(^| )json_tokener_parse' "$work/build/json-c-st/tests" "$work/build/json-c-st/$t"
+  quiet_check json-c "$work/build/json-c-st/tests" "$work/build/json-c-plain/$t" "$work/build/json-c-st/$t"
+}
+# An XML parser in C++: CMake, one test program with 460-odd checks.
+project_tinyxml2() {
+  local src
+  src=$(fetch tinyxml2) || { skip tinyxml2; return; }
+  cmake_project tinyxml2 wrappers "$src" -Dtinyxml2_BUILD_TESTING=ON || return
+  local t=xmltest # reads ./resources, writes ./resources/out
+  spike_check tinyxml2 '(^| )tinyxml2::XMLDocument::LoadFile' "$src" "$work/build/tinyxml2-st/$t"
+  quiet_check tinyxml2 "$src" "$work/build/tinyxml2-plain/$t" "$work/build/tinyxml2-st/$t"
+}
+# zlib: its own configure script and Makefile, built in the source tree (a
+# copy per build); `make test` is three targets: the static library, the
+# shared one and the 64-bit file API.
+zlib_build() ( # zlib_build <src> <dir> <cc>
+  rm -rf "$2" && cp -r "$1" "$2" && cd "$2" && CC=$3 ./configure && make -j "$JOBS"
+)
+zlib_results() { # zlib_results <dir> <out>
+  local t
+  for t in teststatic testshared test64; do
+    if make -C "$1" "$t" > "$1/$t.log" 2>&1; then echo "$t	PASS"; else echo "$t	FAIL"; fi
+  done > "$2"
+}
+project_zlib() {
+  local src b=$work/build/zlib
+  src=$(fetch zlib) || { skip zlib; return; }
+  make_project zlib "configure + make" zlib_build zlib_results "$src" || return
+  spike_check zlib '(^| )(deflate|inflate)' "$b-st" ./example
+  quiet_check zlib "$b-st" "$b-plain/example" "$b-st/example"
+}
+# popt: autoconf, automake and libtool (the released configure script), built
+# out of the source tree. Its one automake test, testit.sh, runs 66 checks
+# that compare a program's stdout with the expected text; it prints PASS or
+# FAIL for each and always exits 0, so those lines are the results.
+popt_build() ( # popt_build <src> <dir> <cc>
+  rm -rf "$2" && mkdir -p "$2" && cd "$2" && CC=$3 "$1/configure" && make -j "$JOBS"
+)
+popt_results() { # popt_results <dir> <out>
+  make -C "$1" check > "$1/check.log" 2>&1
+  { automake_results "$1"
+    sed -nE 's/^(PASS|FAIL):? (test[0-9]+ - [0-9]+)(:.*)?$/testit.sh: \2\t\1/p' "$1/tests/testit.sh.log"
+  } > "$2"
+}
+project_popt() {
+  local src b=$work/build/popt
+  src=$(fetch popt) || { skip popt; return; }
+  make_project popt "configure + make, libtool" popt_build popt_results "$src" || return
+  # tests/test1 is libtool's wrapper script; it runs the real program.
+  spike_check popt '(^| )popt' "$b-st/tests" ./test1 --help
+  quiet_check popt "$b-st/tests" "$b-plain/tests/test1" "$b-st/tests/test1" --help
+}
+
+echo "spiketrap on real projects, installed at $prefix; work in $work"
+for p in $PROJECTS; do
+  start=$SECONDS
+  "project_${p//-/_}"
+  echo "($p: $((SECONDS - start)) s)"
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
