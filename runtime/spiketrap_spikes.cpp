@@ -31,7 +31,7 @@ uint64_t Prefaulted; // bytes of the arena made resident
 void populate(uint64_t Off, uint64_t Len) {
   if (madvise(Arena + Off, Len, MADV_POPULATE_WRITE) == 0) {
     // On a VM the first access from user mode to freshly populated memory
-    // still costs 30-80 us (no page fault counted); pay it here, not in the
+    // still costs 60-160 us (no page fault counted); pay it here, not in the
     // first spike's callers.
     for (uint64_t P = Off; P < Off + Len; P += 4096)
       (void)__atomic_load_n(Arena + P, __ATOMIC_RELAXED);

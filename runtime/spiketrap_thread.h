@@ -85,8 +85,9 @@ struct ThreadState {
   bool Inactive;
   uint64_t PauseStart; // ticks when the outermost pause began
   char Name[16];       // spiketrap_set_thread_name; "" if none
-  char KernelName[16]; // the kernel's name, read at registration and kept
-                       // by pthread_setname_np (atomically, a word at a time)
+  // The kernel's name, read at registration and kept by pthread_setname_np
+  // (atomically, a word at a time: hence the alignment).
+  alignas(8) char KernelName[16];
   unsigned long Self;  // pthread_self(), to find the thread by handle
   MessageSlot Messages[kMessageSlots];
   Frame Frames[kMaxDepth];
