@@ -10,6 +10,7 @@
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
+#include "spiketrap_watchdog.h"
 
 #include <stdlib.h>
 #include <sys/auxv.h>
@@ -107,6 +108,7 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
   // fully set up yet.
   __spiketrap::liveLogStart();
   __spiketrap::reportSignalStart();
+  __spiketrap::watchdogStart();
 }
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link

@@ -13,6 +13,7 @@
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
+#include "spiketrap_watchdog.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -38,6 +39,7 @@ void lifecycleInit() {
     reportAfterForkChild();
     liveLogAfterForkChild();
     reportSignalAfterForkChild();
+    watchdogAfterForkChild();
   });
 }
 

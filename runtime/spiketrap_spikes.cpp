@@ -123,6 +123,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
   R->Signo = 0;
   R->SignalLevel = 0;
   R->NumCandidates = 0;
+  R->Hang = 0;
   return R;
 }
 
@@ -221,6 +222,18 @@ void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
   R->IsFrame = 1;
   R->Level[0] = {Desc, Start, Budget};
   commit(T, R);
+}
+
+uint64_t recordHang(ThreadState &T, const SpikeLevel *Level, uint32_t Levels,
+                    uint64_t Now) {
+  SpikeRecord *R = reserve(Levels, 0);
+  if (!R)
+    return UINT64_MAX;
+  R->End = Now;
+  R->Hang = 1;
+  __builtin_memcpy(R->Level, Level, Levels * sizeof(SpikeLevel));
+  commit(T, R);
+  return uint64_t(reinterpret_cast<char *>(R) - Arena);
 }
 
 // A record whose writer is still at work (another thread, or the thread the

@@ -47,7 +47,9 @@ struct SpikeRecord {
   // off when at least half the threshold was in the function's own time:
   // candidates for that time (the first kMaxCandidates).
   uint32_t NumCandidates;
-  uint32_t Reserved;
+  // 1: a call still open hang_after after its last sign of life, recorded
+  // by the watchdog (End: when it looked); its return is a record of its own.
+  uint32_t Hang;
   const spiketrap_desc *Candidates[kMaxCandidates];
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
@@ -81,6 +83,11 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End);
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
                       uint64_t Start, uint64_t End, uint64_t Budget,
                       uint64_t Frame);
+// Records the Levels open frames of T that the hang watchdog copied, the
+// last of which had not returned at Now. Returns the record's arena offset,
+// or UINT64_MAX when the arena is full.
+uint64_t recordHang(ThreadState &T, const SpikeLevel *Level, uint32_t Levels,
+                    uint64_t Now);
 // Frames marked so far (spiketrap_frame_mark).
 extern uint64_t frameNumber;
 

@@ -152,6 +152,14 @@ ThreadTotals threadTotals() {
   return R;
 }
 
+void forEachThread(void (*F)(ThreadState &T, void *Arg), void *Arg) {
+  RecursionGuard Guard; // a signal handler's hooks must not register now
+  RegistryLock.lock();
+  for (ThreadState *T = Head; T; T = T->Next)
+    F(*T, Arg);
+  RegistryLock.unlock();
+}
+
 } // namespace __spiketrap
 
 using namespace __spiketrap;

@@ -89,6 +89,13 @@ struct ThreadState {
   // (atomically, a word at a time: hence the alignment).
   alignas(8) char KernelName[16];
   unsigned long Self;  // pthread_self(), to find the thread by handle
+  // Owned by the hang watchdog (spiketrap_watchdog.cpp), never by the hooks.
+  struct {
+    uint64_t Calls, Depth, Since; // last seen, and when they last changed
+    const spiketrap_desc *Desc;   // the frame reported as hung, or null
+    uint64_t Start, Record;       // its start; its record's arena offset
+    uint32_t Level;
+  } Watch;
   MessageSlot Messages[kMessageSlots];
   Frame Frames[kMaxDepth];
 };
@@ -132,6 +139,11 @@ struct ThreadTotals {
   uint64_t Lost, LostThreads; // calls past the capacity left without an exit
 };
 ThreadTotals threadTotals();
+
+// Calls F(T, Arg) for each registered thread, under the registry lock: a
+// thread cannot exit (and its state go away) until F returns. F must not
+// call hooks or take the lock again.
+void forEachThread(void (*F)(ThreadState &T, void *Arg), void *Arg);
 
 // PET's TLS re-entrancy flag as a scope: while it lives, this thread's hooks
 // return at once, so the runtime calling instrumented code (a user's malloc,

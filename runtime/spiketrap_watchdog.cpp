@@ -1,0 +1,180 @@
+//===- spiketrap_watchdog.cpp - Calls that do not return (hang_after=) ----===//
+//
+// A spike is recorded when its call returns; a call that never returns would
+// never be reported. With hang_after=, a background thread looks at every
+// thread's open stack a few times per limit, never touching the hooks: a
+// thread whose call count and depth have not moved for hang_after, inside a
+// call open at least that long, is stuck in its innermost open call. It is
+// reported at once (a line and the open stack on stderr, and a hang record
+// in the arena that every report shows), and again when it returns.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_watchdog.h"
+#include "spiketrap_background.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_report_formats.h"
+#include "spiketrap_spikes.h"
+
+#include <time.h>
+
+namespace __spiketrap {
+
+namespace {
+
+uint64_t HangTicks;
+bool Started;
+
+// Copies the open frames of T, running on another thread, into Out. The
+// copy is consistent when T made no call meanwhile (its call count is the
+// same before and after) and kept its depth: then every frame below was
+// already open and unchanged. Returns the depth copied, 0 if not.
+__attribute__((no_sanitize("thread"))) uint32_t
+copyStack(const ThreadState &T, SpikeLevel *Out, uint64_t Calls,
+          uint64_t Depth) {
+  if (Depth == 0 || Depth > kMaxDepth)
+    return 0; // past the capacity the innermost frame is not kept
+  for (uint32_t I = 0; I < Depth; ++I) {
+    const Frame &F = T.Frames[I];
+    Out[I] = {F.Desc, F.Start, F.Threshold ? F.Threshold : globalThresholdTicks,
+              F.ChildTicks};
+  }
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&T.Calls, __ATOMIC_RELAXED) != Calls ||
+      __atomic_load_n(&T.Depth, __ATOMIC_RELAXED) != Depth)
+    return 0;
+  return uint32_t(Depth);
+}
+
+void printHeader(Buffer &B, const SpikeRecord &R) {
+  B.format("thread {} (tid {})", R.ThreadName[0] ? R.ThreadName : "?", R.Tid);
+}
+
+void printHang(const SpikeRecord &R) {
+  Buffer B;
+  B.format("spiketrap: hang: ");
+  printHeader(B, R);
+  B.format(" has been in ");
+  printLocation(B, R.Level[R.Levels - 1].Desc);
+  B.format(" for ");
+  formatDuration(B, ticksToNs(R.durationTicks()));
+  B.format(" and is still there; open stack:\n");
+  for (uint32_t I = 0; I < R.Levels; ++I) {
+    B.format("  #{:<2} ", I);
+    printLocation(B, R.Level[I].Desc);
+    B.format(", open ");
+    formatDuration(B, ticksToNs(R.End - R.Level[I].Start));
+    B.push_back('\n');
+  }
+  writeAll(2, B.data(), B.size());
+}
+
+// The hung call of T returned: its own spike record, written by its exit
+// hook after the hang record, gives its real duration.
+void printReturn(const ThreadState &T, uint64_t Now) {
+  const SpikeRecord *Hang = spikeAt(T.Watch.Record);
+  if (!Hang)
+    return;
+  const SpikeRecord *Done = nullptr;
+  for (uint64_t Off = T.Watch.Record; const SpikeRecord *R = spikeAt(Off);
+       Off += R->Size)
+    if (!R->Hang && R->Tid == T.Tid && R->Levels == T.Watch.Level + 1 &&
+        R->Level[T.Watch.Level].Desc == T.Watch.Desc &&
+        R->Level[T.Watch.Level].Start == T.Watch.Start)
+      Done = R;
+  Buffer B;
+  B.format("spiketrap: hang over: ");
+  printHeader(B, *Hang);
+  B.format(": ");
+  printLocation(B, T.Watch.Desc);
+  if (Done) {
+    B.format(" returned after ");
+    formatDuration(B, ticksToNs(Done->durationTicks()));
+  } else { // it left by longjmp or an exception, or its record was dropped
+    B.format(" left its frame after at most ");
+    formatDuration(B, ticksToNs(Now - T.Watch.Start));
+  }
+  B.push_back('\n');
+  writeAll(2, B.data(), B.size());
+}
+
+__attribute__((no_sanitize("thread"))) void watch(ThreadState &T, void *P) {
+  uint64_t Now = *static_cast<uint64_t *>(P);
+  uint8_t Status = __atomic_load_n(&T.Status, __ATOMIC_RELAXED);
+  // A paused thread's time is no one's; a busy one is in the runtime.
+  if (Status != StatusActive)
+    return;
+  uint64_t Calls = __atomic_load_n(&T.Calls, __ATOMIC_RELAXED);
+  uint64_t Depth = __atomic_load_n(&T.Depth, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if (Calls != T.Watch.Calls || Depth != T.Watch.Depth || !T.Watch.Since) {
+    T.Watch.Calls = Calls;
+    T.Watch.Depth = Depth;
+    T.Watch.Since = Now;
+  }
+  if (T.Watch.Desc) {
+    if (Depth > T.Watch.Level &&
+        T.Frames[T.Watch.Level].Desc == T.Watch.Desc &&
+        T.Frames[T.Watch.Level].Start == T.Watch.Start)
+      return; // still hung, already said
+    printReturn(T, Now);
+    T.Watch.Desc = nullptr;
+  }
+  if (Now - T.Watch.Since < HangTicks)
+    return;
+  SpikeLevel Stack[kMaxDepth];
+  uint32_t N = copyStack(T, Stack, Calls, Depth);
+  if (!N || Now - Stack[N - 1].Start < HangTicks ||
+      Stack[N - 1].Threshold == kNever) // never to be reported
+    return;
+  uint64_t Off = recordHang(T, Stack, N, Now);
+  T.Watch = {Calls, Depth, T.Watch.Since, Stack[N - 1].Desc,
+             Stack[N - 1].Start, Off, N - 1};
+  if (const SpikeRecord *R = spikeAt(Off))
+    printHang(*R);
+  else
+    logLine("hang: thread {} has been stuck for a while, and the spike "
+            "memory is full (spike_memory=)",
+            T.Tid);
+}
+
+void watchLoop(void *) {
+  // A few looks per limit: a hang is seen between 1 and 1.25 limits after
+  // the last sign of life.
+  uint64_t PeriodNs = ticksToNs(HangTicks) / 4;
+  PeriodNs = PeriodNs < 10000000 ? 10000000 : PeriodNs;
+  PeriodNs = PeriodNs > 1000000000 ? 1000000000 : PeriodNs;
+  for (;;) {
+    timespec T{time_t(PeriodNs / 1000000000), long(PeriodNs % 1000000000)};
+    nanosleep(&T, nullptr);
+    uint64_t Now = now();
+    forEachThread(watch, &Now);
+  }
+}
+
+void startThread() {
+  bool Ok = startBackgroundThread(watchLoop, nullptr);
+  __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
+  if (!Ok)
+    logLine("hang_after: cannot start the watchdog's thread; hangs are not "
+            "reported");
+}
+
+} // namespace
+
+void watchdogStart() {
+  if (!flags.enabled || !flags.hang_after)
+    return;
+  HangTicks = nsToTicks(flags.hang_after);
+  startThread();
+}
+
+void watchdogAfterForkChild() {
+  // The child's one thread starts over: the fork reset its counters, and
+  // what the parent's watchdog saw of it is the parent's.
+  threadState.Watch = {};
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
+    startThread();
+}
+
+} // namespace __spiketrap

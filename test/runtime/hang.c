@@ -1,0 +1,62 @@
+// RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=hang_after=200ms %t %t.err 2> %t.err
+// RUN: FileCheck %s < %t.err
+// RUN: env -u SPIKETRAP_OPTIONS %t 2>&1 | FileCheck %s --check-prefix=OFF
+
+// A call that makes no instrumented call for hang_after is reported while it
+// is still stuck (stuck() returns only once the report is in the file its
+// stderr goes to: no timing luck), with its open stack, and again when it
+// returns, with its real duration.
+
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *Log;
+
+// Inlined: stuck() must make no instrumented call.
+__attribute__((always_inline)) static inline int logged(const char *What) {
+  char Buf[8192];
+  int Fd = open(Log, O_RDONLY);
+  if (Fd < 0)
+    return 0;
+  ssize_t N = read(Fd, Buf, sizeof(Buf) - 1);
+  close(Fd);
+  Buf[N > 0 ? N : 0] = 0;
+  return strstr(Buf, What) != NULL;
+}
+
+__attribute__((always_inline)) static inline void nap(void) {
+  struct timespec T = {0, 10 * 1000000};
+  nanosleep(&T, NULL);
+}
+
+// CHECK: spiketrap: hang: thread main (tid {{[0-9]+}}) has been in stuck ({{.*}}hang.c:[[@LINE+6]]) for {{.*}} and is still there; open stack:
+// CHECK-NEXT: #0  main ({{.*}}hang.c
+// CHECK-NEXT: #1  waiting_room ({{.*}}hang.c
+// CHECK-NEXT: #2  stuck ({{.*}}hang.c
+// CHECK: spiketrap: stuck returned
+// OFF-NOT: spiketrap: hang
+__attribute__((noinline)) void stuck(void) {
+  for (int I = 0; I < (Log ? 3000 : 30) && !(Log && logged("is still there"));
+       ++I)
+    nap(); // 30 s at most
+  fprintf(stderr, "spiketrap: stuck returned\n");
+}
+
+__attribute__((noinline)) void waiting_room(void) { stuck(); }
+
+// Signs of life: calls that return, until the watchdog has seen the return.
+__attribute__((noinline)) void tick(void) { nap(); }
+
+// CHECK: spiketrap: hang over: thread main (tid {{[0-9]+}}): stuck ({{.*}}) returned after {{[0-9.]+}} {{m?s}}
+int main(int Argc, char **Argv) {
+  Log = Argc > 1 ? Argv[1] : NULL;
+  waiting_room();
+  for (int I = 0; I < 3000 && Log && !logged("hang over"); ++I)
+    tick();
+  return 0;
+}
