@@ -136,7 +136,8 @@ bool nothingToSay(const Output &O) {
       flags.verbosity >= 1)
     return false;
   SpikeTotals S = spikeTotals();
-  return S.Recorded == 0 && S.Dropped == 0 && threadTotals().Overflows == 0;
+  return S.Recorded == 0 && S.Hangs == 0 && S.Dropped == 0 &&
+         threadTotals().Overflows == 0;
 }
 
 } // namespace

@@ -143,10 +143,11 @@ void writeRun(Buffer &B, const ReportModel &M) {
   jsonValue(B, flags.Name);                                                    \
   Sep = ",";
 #include "spiketrap_flags.inc"
-  B.format("}},\"totals\":{{\"spikes\":{},\"dropped\":{},\"calls\":{},"
-           "\"threads\":{},\"calls_past_max_depth\":{},"
+  B.format("}},\"totals\":{{\"spikes\":{},\"hangs\":{},\"dropped\":{},"
+           "\"calls\":{},\"threads\":{},\"calls_past_max_depth\":{},"
            "\"calls_past_max_depth_lost\":{}}},",
-           S.Recorded, S.Dropped, T.Calls, T.Threads, T.Overflows, T.Lost);
+           S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
+           T.Lost);
   writeThreads(B, M);
   B.format("}}]");
 }
@@ -236,6 +237,48 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
   B.format("]}}");
 }
 
+// An open stack's levels: [{"function":id,"start_ns":n}, ...].
+void writeOpenLevels(Buffer &B, const ReportModel &M, const SpikeLevel *L,
+                     uint32_t N) {
+  B.push_back('[');
+  for (uint32_t I = 0; I < N; ++I)
+    B.format("{}{{\"function\":{},\"start_ns\":{}}}", I ? "," : "",
+             M.functionId(L[I].Desc), sinceStartNs(L[I].Start));
+  B.push_back(']');
+}
+
+void writeHangs(Buffer &B, const ReportModel &M) {
+  B.format("\"hangs\":[");
+  for (size_t I = 0; I < M.numHangs(); ++I) {
+    const SpikeRecord &R = M.hang(I);
+    const SpikeLevel &Top = R.Level[R.Levels - 1];
+    B.format("{}\n{{\"id\":{},\"run\":0,\"tid\":{},\"thread\":", I ? "," : "",
+             I, R.Tid);
+    jsonString(B, R.ThreadName);
+    B.format(",\"function\":{},\"start_ns\":{},\"seen_ns\":{},"
+             "\"stuck_ns\":{},\"returned_spike\":",
+             M.functionId(Top.Desc), sinceStartNs(Top.Start),
+             sinceStartNs(R.End), ticksToNs(R.durationTicks()));
+    if (size_t Ret = M.hangReturn(I); Ret != kNone)
+      B.format("{}", Ret);
+    else
+      B.format("null");
+    B.format(",\"stack\":");
+    writeOpenLevels(B, M, R.Level, R.Levels);
+    B.push_back('}');
+  }
+  B.format("],\n\"open\":[");
+  for (size_t I = 0; I < M.numOpen(); ++I) {
+    const OpenStack &O = M.open(I);
+    B.format("{}\n{{\"run\":0,\"tid\":{},\"thread\":", I ? "," : "", O.Tid);
+    jsonString(B, O.Name);
+    B.format(",\"at_ns\":{},\"stack\":", sinceStartNs(M.builtAt()));
+    writeOpenLevels(B, M, &M.openLevel(O.First), O.Levels);
+    B.push_back('}');
+  }
+  B.push_back(']');
+}
+
 } // namespace
 
 void writeJson(Buffer &B, const ReportModel &M) {
@@ -246,7 +289,9 @@ void writeJson(Buffer &B, const ReportModel &M) {
   B.format(",\n\"spikes\":[");
   for (size_t I = 0; I < M.size(); ++I)
     writeSpike(B, M, I);
-  B.format("]}}\n");
+  B.format("],\n");
+  writeHangs(B, M);
+  B.format("}}\n");
 }
 
 } // namespace __spiketrap

@@ -18,14 +18,20 @@ uint64_t sinceStartNs(uint64_t Ticks) {
 }
 
 bool ReportModel::build() {
-  size_t N = 0;
-  forEachSpike([&](const SpikeRecord &) { ++N; });
+  size_t N = 0, H = 0;
+  forEachSpike([&](const SpikeRecord &R) { ++(R.Hang ? H : N); });
   if (!Records.reset(N) || !Keys.reset(N) || !Covered.reset(N) ||
-      !ChildTicks.reset(N) || !Groups.reset(N)) {
+      !ChildTicks.reset(N) || !Groups.reset(N) || !Hangs.reset(H) ||
+      !HangReturns.reset(H)) {
     logLine("out of memory for the report of {} spikes", N);
     return false;
   }
   forEachSpike([&](const SpikeRecord &R) {
+    if (R.Hang) { // the call seen stuck; its return, if any, is a spike
+      if (NumHangs < H)
+        Hangs[NumHangs++] = &R;
+      return;
+    }
     if (Count == N)
       return; // records may arrive while we read
     Keys[Count] = {R.Tid, R.Levels, R.Level[R.Levels - 1].Start, Count};
@@ -83,7 +89,73 @@ bool ReportModel::build() {
               return Records[A.Worst]->durationTicks() >
                      Records[B.Worst]->durationTicks();
             });
-  return buildFunctions();
+  return buildHangs() && buildOpen() && buildFunctions();
+}
+
+size_t ReportModel::findReturn(const SpikeRecord &Hang) const {
+  const SpikeLevel &Top = Hang.Level[Hang.Levels - 1];
+  Key K{Hang.Tid, Hang.Levels, Top.Start, 0};
+  const Key *End = Keys.begin() + Count;
+  const Key *It = std::lower_bound(Keys.begin(), End, K);
+  for (; It != End && It->Tid == K.Tid && It->Levels == K.Levels &&
+         It->Start == K.Start;
+       ++It)
+    if (Records[It->Index]->Level[Hang.Levels - 1].Desc == Top.Desc)
+      return It->Index;
+  return kNone;
+}
+
+bool ReportModel::buildHangs() {
+  for (size_t I = 0; I < NumHangs; ++I)
+    HangReturns[I] = findReturn(*Hangs[I]);
+  return true;
+}
+
+namespace {
+struct OpenCount {
+  size_t Threads, Levels;
+};
+void countOpen(ThreadState &T, void *P) {
+  auto *C = static_cast<OpenCount *>(P);
+  uint32_t D = __atomic_load_n(&T.Depth, __ATOMIC_RELAXED);
+  ++C->Threads;
+  C->Levels += D < kMaxDepth ? D : kMaxDepth;
+}
+} // namespace
+
+bool ReportModel::buildOpen() {
+  OpenCount C{0, 0};
+  forEachThread(countOpen, &C);
+  // Threads may open calls or start between the two walks: room for some.
+  C.Threads += C.Threads / 4 + 4;
+  C.Levels += C.Levels / 4 + 64;
+  if (!Open.reset(C.Threads) || !OpenLevels.reset(C.Levels)) {
+    logLine("out of memory for the report's open calls");
+    return false;
+  }
+  Now = now();
+  forEachThread(
+      [](ThreadState &T, void *P) {
+        auto &M = *static_cast<ReportModel *>(P);
+        SpikeLevel Stack[kMaxDepth];
+        uint32_t N = snapshotStack(T, Stack, nullptr);
+        // A frame the runtime must not report (a forked child's inherited
+        // ones) ends what is shown of the stack.
+        uint32_t Shown = 0;
+        while (Shown < N && Stack[Shown].Threshold != kNever)
+          ++Shown;
+        if (!Shown || M.NumOpen == M.Open.size() ||
+            M.NumOpenLevels + Shown > M.OpenLevels.size())
+          return;
+        OpenStack &O = M.Open[M.NumOpen++];
+        O = {T.Tid, {}, Shown, M.NumOpenLevels};
+        threadDisplayName(T, O.Name);
+        __builtin_memcpy(&M.OpenLevels[O.First], Stack,
+                         Shown * sizeof(SpikeLevel));
+        M.NumOpenLevels += Shown;
+      },
+      this);
+  return true;
 }
 
 size_t ReportModel::ownSpike(size_t I, uint32_t L) const {
@@ -119,11 +191,13 @@ size_t ReportModel::functionId(const spiketrap_desc *D) const {
 }
 
 bool ReportModel::buildFunctions() {
-  size_t Levels = 0;
+  size_t Levels = NumOpenLevels;
   for (size_t I = 0; I < Count; ++I) {
     Levels += Records[I]->Levels;
     forEachCandidate(*Records[I], [&](const spiketrap_desc *) { ++Levels; });
   }
+  for (size_t I = 0; I < NumHangs; ++I)
+    Levels += Hangs[I]->Levels;
   Array<const spiketrap_desc *> All(Levels);
   // Spikes by function, then duration: each function's are then a sorted run.
   Array<size_t> ByFunction(Count);
@@ -141,6 +215,11 @@ bool ReportModel::buildFunctions() {
         All[N++] = C;
     });
   }
+  for (size_t I = 0; I < NumHangs; ++I)
+    for (uint32_t L = 0; L < Hangs[I]->Levels; ++L)
+      All[N++] = Hangs[I]->Level[L].Desc;
+  for (size_t I = 0; I < NumOpenLevels; ++I)
+    All[N++] = OpenLevels[I].Desc;
   std::sort(All.begin(), All.begin() + N);
   const spiketrap_desc **Last = std::unique(All.begin(), All.begin() + N);
   NumFunctions = size_t(Last - All.begin());

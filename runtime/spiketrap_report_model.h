@@ -28,6 +28,15 @@ struct FunctionStats {
   size_t Worst; // record index of the worst spike (kNone: never spiked)
 };
 
+// A thread's open calls when the report was written (uftrace's "remaining
+// functions"): calls that have not returned, on threads still running.
+struct OpenStack {
+  uint32_t Tid;
+  char Name[16];
+  uint32_t Levels;
+  size_t First; // its levels: openLevel(First + L)
+};
+
 // Leaf spikes with the same stack of functions.
 struct StackGroup {
   size_t Worst; // record index
@@ -55,7 +64,20 @@ public:
   // Record index of the I-th leaf spike, in group order.
   size_t leaf(size_t I) const { return Leaves[I]; }
 
-  // Every function in any stack or named as a candidate, by id: those that
+  // Calls the hang watchdog saw stuck (hang records, oldest first), and the
+  // record of each one's return, or kNone while it has not returned.
+  size_t numHangs() const { return NumHangs; }
+  const SpikeRecord &hang(size_t I) const { return *Hangs[I]; }
+  size_t hangReturn(size_t I) const { return HangReturns[I]; }
+
+  // Every thread's open calls when the model was built; Now: then, in ticks.
+  size_t numOpen() const { return NumOpen; }
+  const OpenStack &open(size_t I) const { return Open[I]; }
+  const SpikeLevel &openLevel(size_t I) const { return OpenLevels[I]; }
+  uint64_t builtAt() const { return Now; }
+
+  // Every function in any stack (of a spike, a hang or an open call) or
+  // named as a candidate, by id: those that
   // spiked first, worst first; then the rest (callers that never spiked).
   size_t numFunctions() const { return NumFunctions; }
   size_t numSpiking() const { return NumSpiking; }
@@ -65,6 +87,9 @@ public:
 private:
   bool sameStack(size_t A, size_t B) const;
   bool buildFunctions();
+  bool buildHangs();
+  bool buildOpen();
+  size_t findReturn(const SpikeRecord &Hang) const;
 
   // A record's identity as an ancestor of other spikes, sorted for ownSpike.
   struct Key {
@@ -91,7 +116,13 @@ private:
     size_t Id;
   };
   Array<DescId> Ids; // sorted by Desc
+  Array<const SpikeRecord *> Hangs;
+  Array<size_t> HangReturns;
+  Array<OpenStack> Open;
+  Array<SpikeLevel> OpenLevels;
   size_t Count = 0, NumGroups = 0, NumFunctions = 0, NumSpiking = 0;
+  size_t NumHangs = 0, NumOpen = 0, NumOpenLevels = 0;
+  uint64_t Now = 0;
 };
 
 // The candidates of record R: callees of its spiking function that adaptive

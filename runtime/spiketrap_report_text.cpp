@@ -195,6 +195,49 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   printOtherThreads(B, M, G);
 }
 
+// Calls the watchdog saw stuck, with the stack they were stuck in.
+void printHangs(Buffer &B, const ReportModel &M) {
+  for (size_t I = 0; I < M.numHangs(); ++I) {
+    const SpikeRecord &R = M.hang(I);
+    B.format("hang: ");
+    printLocation(B, R.Level[R.Levels - 1].Desc);
+    B.format(" showed no sign of life for ");
+    formatDuration(B, ticksToNs(R.durationTicks()));
+    B.format(", thread {} (tid {}), ", R.ThreadName[0] ? R.ThreadName : "?",
+             R.Tid);
+    formatDuration(B, sinceStartNs(R.End));
+    if (size_t Ret = M.hangReturn(I); Ret != kNone) {
+      B.format(" after start; it returned after ");
+      formatDuration(B, ticksToNs(M.record(Ret).durationTicks()));
+      B.push_back('\n');
+    } else {
+      B.format(" after start; it had not returned when this report was "
+               "written\n");
+    }
+    for (uint32_t L = 0; L < R.Levels; ++L) {
+      B.format("  #{:<2} ", L);
+      printLocation(B, R.Level[L].Desc);
+      B.push_back('\n');
+    }
+  }
+}
+
+// Calls still open on any thread (uftrace's "remaining functions").
+void printOpen(Buffer &B, const ReportModel &M) {
+  for (size_t I = 0; I < M.numOpen(); ++I) {
+    const OpenStack &O = M.open(I);
+    B.format("open: thread {} (tid {}):", O.Name[0] ? O.Name : "?", O.Tid);
+    for (uint32_t L = 0; L < O.Levels; ++L) {
+      const SpikeLevel &V = M.openLevel(O.First + L);
+      B.format(L ? " > {} " : " {} ", V.Desc->name);
+      formatDuration(B, M.builtAt() > V.Start
+                            ? ticksToNs(M.builtAt() - V.Start)
+                            : 0);
+    }
+    B.push_back('\n');
+  }
+}
+
 void printSuggestions(Buffer &B, const ReportModel &M) {
   Array<Suggestion> S(M.numSpiking());
   size_t N = suggest(M, S);
@@ -225,12 +268,20 @@ void writeText(Buffer &B, const ReportModel &M) {
   if (M.numGroups() > Limit)
     B.format("({} more stacks not shown; raise report_stacks to see them)\n",
              M.numGroups() - Limit);
+  printHangs(B, M);
+  if (M.numOpen())
+    B.format("calls open when this report was written, with how long each "
+             "had been open:\n");
+  printOpen(B, M);
   printSuggestions(B, M);
   SpikeTotals S = spikeTotals();
   ThreadTotals T = threadTotals();
-  B.format("spiketrap: {} spikes, {} instrumented calls, {} threads, {} "
+  B.format("spiketrap: {} spikes, ", S.Recorded);
+  if (S.Hangs)
+    B.format("{} hangs, ", S.Hangs);
+  B.format("{} instrumented calls, {} threads, {} "
            "dropped records, {} calls past depth {}; clock {} ({} MHz)\n",
-           S.Recorded, T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth,
+           T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth,
            clockName(), theClock.TicksPerSecond / 1000000);
   // Untimed past the capacity, and left there by longjmp or an exception:
   // the thread's timing stopped until a hook above them.

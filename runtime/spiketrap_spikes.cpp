@@ -16,6 +16,7 @@ char *Arena;
 uint64_t ArenaSize;
 uint64_t ArenaUsed; // bumped atomically; may run past ArenaSize when full
 uint64_t Recorded;
+uint64_t Hangs;
 uint64_t Dropped;
 uint32_t Pid;
 constexpr uint32_t kComplete = 1, kEndOfArena = 2; // SpikeRecord::Committed
@@ -130,16 +131,8 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
 // Names the thread and publishes the record.
 void commit(ThreadState &T, SpikeRecord *R) {
   R->Tid = T.Tid;
-  // A name set through the API wins; else the main thread is reported as
-  // such, others by the name the kernel has for them (read without a system
-  // call: this is inside the callers' time).
-  if (T.Name[0])
-    __builtin_memcpy(R->ThreadName, T.Name, sizeof(R->ThreadName));
-  else if (T.Tid == Pid)
-    __builtin_memcpy(R->ThreadName, "main", 5);
-  else
-    threadKernelName(T, R->ThreadName);
-  __atomic_fetch_add(&Recorded, 1, __ATOMIC_RELAXED);
+  threadDisplayName(T, R->ThreadName);
+  __atomic_fetch_add(R->Hang ? &Hangs : &Recorded, 1, __ATOMIC_RELAXED);
   __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);
 }
 } // namespace
@@ -224,6 +217,45 @@ void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
   commit(T, R);
 }
 
+void threadDisplayName(const ThreadState &T, char *Out) {
+  // A name set through the API wins; else the main thread is reported as
+  // such, others by the name the kernel has for them (read without a system
+  // call: this may be inside the callers' time).
+  if (T.Name[0])
+    __builtin_memcpy(Out, T.Name, 16);
+  else if (T.Tid == Pid)
+    __builtin_memcpy(Out, "main", 5);
+  else
+    threadKernelName(T, Out);
+}
+
+__attribute__((no_sanitize("thread"))) uint32_t
+snapshotStack(const ThreadState &T, SpikeLevel *Out, uint64_t *CallsOut) {
+  for (int Try = 0; Try < 4; ++Try) {
+    uint64_t Calls = __atomic_load_n(&T.Calls, __ATOMIC_RELAXED);
+    uint32_t Depth = __atomic_load_n(&T.Depth, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (Depth > kMaxDepth)
+      return 0; // past the capacity the innermost frames are not kept
+    for (uint32_t I = 0; I < Depth; ++I) {
+      const Frame &F = T.Frames[I];
+      Out[I] = {F.Desc, F.Start,
+                F.Threshold ? F.Threshold : globalThresholdTicks,
+                F.ChildTicks};
+    }
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    // No call meanwhile and the same depth: every frame copied was open and
+    // unchanged (a frame is only rewritten by the call that pushes it).
+    if (__atomic_load_n(&T.Calls, __ATOMIC_RELAXED) == Calls &&
+        __atomic_load_n(&T.Depth, __ATOMIC_RELAXED) == Depth) {
+      if (CallsOut)
+        *CallsOut = Calls;
+      return Depth;
+    }
+  }
+  return 0;
+}
+
 uint64_t recordHang(ThreadState &T, const SpikeLevel *Level, uint32_t Levels,
                     uint64_t Now) {
   SpikeRecord *R = reserve(Levels, 0);
@@ -253,7 +285,7 @@ const SpikeRecord *spikeAt(uint64_t Off) {
 }
 
 void spikesAfterForkChild() {
-  ArenaUsed = Recorded = Dropped = frameNumber = 0;
+  ArenaUsed = Recorded = Hangs = Dropped = frameNumber = 0;
   Pid = uint32_t(getpid());
   // The parent's resident pages are shared copy-on-write: fault ours in.
   Prefaulted = 0;
@@ -323,7 +355,8 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
 
 SpikeTotals spikeTotals() {
   return {__atomic_load_n(&Recorded, __ATOMIC_RELAXED),
-          __atomic_load_n(&Dropped, __ATOMIC_RELAXED)};
+          __atomic_load_n(&Dropped, __ATOMIC_RELAXED),
+          __atomic_load_n(&Hangs, __ATOMIC_RELAXED)};
 }
 
 } // namespace __spiketrap

@@ -83,6 +83,13 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End);
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
                       uint64_t Start, uint64_t End, uint64_t Budget,
                       uint64_t Frame);
+// The name reports give T's thread, into Out[16].
+void threadDisplayName(const ThreadState &T, char *Out);
+// Copies the open frames of T, which may be running on another thread, into
+// Out[kMaxDepth]; their number, or 0 when T kept calling while we looked
+// (or is past the capacity). *Calls: T's call count the copy is valid for.
+uint32_t snapshotStack(const ThreadState &T, SpikeLevel *Out,
+                       uint64_t *Calls);
 // Records the Levels open frames of T that the hang watchdog copied, the
 // last of which had not returned at Now. Returns the record's arena offset,
 // or UINT64_MAX when the arena is full.
@@ -96,6 +103,7 @@ template <typename Fn> void forEachSpike(Fn F);
 
 struct SpikeTotals {
   uint64_t Recorded, Dropped;
+  uint64_t Hangs; // hang records (hang_after=), not in Recorded
 };
 SpikeTotals spikeTotals();
 

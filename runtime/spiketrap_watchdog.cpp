@@ -25,27 +25,6 @@ namespace {
 uint64_t HangTicks;
 bool Started;
 
-// Copies the open frames of T, running on another thread, into Out. The
-// copy is consistent when T made no call meanwhile (its call count is the
-// same before and after) and kept its depth: then every frame below was
-// already open and unchanged. Returns the depth copied, 0 if not.
-__attribute__((no_sanitize("thread"))) uint32_t
-copyStack(const ThreadState &T, SpikeLevel *Out, uint64_t Calls,
-          uint64_t Depth) {
-  if (Depth == 0 || Depth > kMaxDepth)
-    return 0; // past the capacity the innermost frame is not kept
-  for (uint32_t I = 0; I < Depth; ++I) {
-    const Frame &F = T.Frames[I];
-    Out[I] = {F.Desc, F.Start, F.Threshold ? F.Threshold : globalThresholdTicks,
-              F.ChildTicks};
-  }
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  if (__atomic_load_n(&T.Calls, __ATOMIC_RELAXED) != Calls ||
-      __atomic_load_n(&T.Depth, __ATOMIC_RELAXED) != Depth)
-    return 0;
-  return uint32_t(Depth);
-}
-
 void printHeader(Buffer &B, const SpikeRecord &R) {
   B.format("thread {} (tid {})", R.ThreadName[0] ? R.ThreadName : "?", R.Tid);
 }
@@ -123,8 +102,9 @@ __attribute__((no_sanitize("thread"))) void watch(ThreadState &T, void *P) {
   if (Now - T.Watch.Since < HangTicks)
     return;
   SpikeLevel Stack[kMaxDepth];
-  uint32_t N = copyStack(T, Stack, Calls, Depth);
-  if (!N || Now - Stack[N - 1].Start < HangTicks ||
+  uint64_t Seen;
+  uint32_t N = snapshotStack(T, Stack, &Seen);
+  if (!N || Seen != Calls || Now - Stack[N - 1].Start < HangTicks ||
       Stack[N - 1].Threshold == kNever) // never to be reported
     return;
   uint64_t Off = recordHang(T, Stack, N, Now);

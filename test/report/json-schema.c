@@ -30,6 +30,7 @@ int main(void) {
 // CHECK:      "report_json": "{{.*}}.json",
 // CHECK:      "totals": {
 // CHECK-NEXT:   "spikes": 2,
+// CHECK-NEXT:   "hangs": 0,
 // CHECK-NEXT:   "dropped": 0,
 // CHECK-NEXT:   "calls": 3,
 // CHECK:      "threads": [

@@ -1,6 +1,8 @@
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=hang_after=200ms %t %t.err 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=hang_after=200ms:report_json=%t.json %t %t.err 2> %t.err
 // RUN: FileCheck %s < %t.err
+// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
 // RUN: env -u SPIKETRAP_OPTIONS %t 2>&1 | FileCheck %s --check-prefix=OFF
 
 // A call that makes no instrumented call for hang_after is reported while it
@@ -34,11 +36,14 @@ __attribute__((always_inline)) static inline void nap(void) {
   nanosleep(&T, NULL);
 }
 
-// CHECK: spiketrap: hang: thread main (tid {{[0-9]+}}) has been in stuck ({{.*}}hang.c:[[@LINE+6]]) for {{.*}} and is still there; open stack:
+// CHECK: spiketrap: hang: thread main (tid {{[0-9]+}}) has been in stuck ({{.*}}hang.c:{{[0-9]+}}) for {{.*}} and is still there; open stack:
 // CHECK-NEXT: #0  main ({{.*}}hang.c
 // CHECK-NEXT: #1  waiting_room ({{.*}}hang.c
 // CHECK-NEXT: #2  stuck ({{.*}}hang.c
 // CHECK: spiketrap: stuck returned
+// VALID: 1 valid, 0 invalid
+// JSON: "totals":{"spikes":{{[0-9]+}},"hangs":1,
+// JSON: "hangs":[{"id":0,"run":0,"tid":{{[0-9]+}},"thread":"main","function":{{[0-9]+}},"start_ns":{{[0-9]+}},"seen_ns":{{[0-9]+}},"stuck_ns":{{[0-9]+}},"returned_spike":{{[0-9]+}},"stack":[{"function"
 // OFF-NOT: spiketrap: hang
 __attribute__((noinline)) void stuck(void) {
   for (int I = 0; I < (Log ? 3000 : 30) && !(Log && logged("is still there"));
@@ -60,3 +65,8 @@ int main(int Argc, char **Argv) {
     tick();
   return 0;
 }
+
+// The report at exit lists the hang, with the duration of its return.
+// CHECK: hang: stuck ({{.*}}) showed no sign of life for {{.*}}, thread main (tid {{[0-9]+}}), {{.*}} after start; it returned after
+// CHECK-NEXT: #0  main
+// CHECK: spiketrap: {{[0-9]+}} spikes, 1 hangs,
