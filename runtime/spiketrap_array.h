@@ -1,29 +1,30 @@
 //===- spiketrap_array.h - A malloc-backed array ----------------*- C++ -*-===//
 //
 // The runtime stays free of the C++ library (no std::vector): a fixed-size,
-// zero-filled array from calloc, for the report's working sets.
+// zero-filled array (spiketrap_alloc.h), for the report's working sets.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_ARRAY_H
 #define SPIKETRAP_ARRAY_H
 
+#include "spiketrap_alloc.h"
+
 #include <stddef.h>
-#include <stdlib.h>
 
 namespace __spiketrap {
 
 template <typename T> class Array {
 public:
   explicit Array(size_t N = 0)
-      : Data(static_cast<T *>(calloc(N ? N : 1, sizeof(T)))), Size(N) {}
-  ~Array() { free(Data); }
+      : Data(static_cast<T *>(reportCalloc(N ? N : 1, sizeof(T)))), Size(N) {}
+  ~Array() { reportFree(Data); }
   Array(const Array &) = delete;
   Array &operator=(const Array &) = delete;
   // Replaces the contents with N zero-filled elements; false when out of
   // memory (the array is then empty).
   bool reset(size_t N) {
-    free(Data);
-    Data = static_cast<T *>(calloc(N ? N : 1, sizeof(T)));
+    reportFree(Data);
+    Data = static_cast<T *>(reportCalloc(N ? N : 1, sizeof(T)));
     Size = Data ? N : 0;
     return Data;
   }

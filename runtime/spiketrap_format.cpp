@@ -1,16 +1,19 @@
 //===- spiketrap_format.cpp - Output helpers for start-up and report -----===//
 #include "spiketrap_format.h"
+#include "spiketrap_alloc.h"
 
 #include <errno.h>
 #include <unistd.h>
 
 namespace __spiketrap {
 
+Buffer::~Buffer() { reportFree(data()); }
+
 void Buffer::grow(size_t Want) {
   size_t Cap = capacity() * 2 > Want ? capacity() * 2 : Want;
   if (Cap < 256)
     Cap = 256;
-  char *P = static_cast<char *>(realloc(data(), Cap));
+  char *P = static_cast<char *>(reportRealloc(data(), Cap));
   if (!P)
     abort(); // out of memory while writing a report: nothing sensible left
   set(P, Cap);

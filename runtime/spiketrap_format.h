@@ -25,7 +25,7 @@ namespace __spiketrap {
 class Buffer final : public fmt::detail::buffer<char> {
 public:
   Buffer() : fmt::detail::buffer<char>(nullptr, 0, 0) {}
-  ~Buffer() { free(data()); }
+  ~Buffer();
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
 

@@ -2,6 +2,7 @@
 #include "spiketrap_init.h"
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_clock.h"
+#include "spiketrap_crash.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_livelog.h"
@@ -69,6 +70,7 @@ void initOnce(char **Env) {
   apiInit();
   threadInit();
   lifecycleInit();
+  crashInit();
   if (flags.enabled && flags.report_at_exit)
     atexit(reportAtExit);
   if (flags.verbosity >= 1)

@@ -13,8 +13,9 @@ void runtimeInit(char **Env = nullptr);
 // Start-up part of the run-time API (spiketrap_api.cpp): its options.
 void apiInit();
 
-// Writes the report to the configured destination.
-void writeReport();
+// Writes the report to the configured destination. Crash: from a fatal
+// signal's handler (spiketrap_crash.cpp): no lock is waited for.
+void writeReport(bool Crash = false);
 // In a forked child: the report's lock is new (the thread that held it at
 // the fork, if any, is not in the child).
 void reportAfterForkChild();

@@ -8,6 +8,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
+#include "spiketrap_crash.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_report_formats.h"
@@ -133,7 +134,7 @@ void writeOutput(const Output &O, const Buffer &B, Buffer &Written) {
 // A file asked for by name is still written; verbosity=1 prints anyway.
 bool nothingToSay(const Output &O) {
   if (O.Write != writeText || strcmp(*O.Path, "stderr") != 0 ||
-      flags.verbosity >= 1)
+      flags.verbosity >= 1 || crashing())
     return false;
   SpikeTotals S = spikeTotals();
   return S.Recorded == 0 && S.Hangs == 0 && S.Dropped == 0 &&
@@ -142,11 +143,17 @@ bool nothingToSay(const Output &O) {
 
 } // namespace
 
-void writeReport() {
+void writeReport(bool Crash) {
   RecursionGuard Guard;
   // The live log's lines about the last spikes come before the report.
-  liveLogFlush();
-  pthread_mutex_lock(&ReportLock);
+  if (!Crash)
+    liveLogFlush();
+  if (!Crash)
+    pthread_mutex_lock(&ReportLock);
+  else if (pthread_mutex_trylock(&ReportLock) != 0) {
+    logLine("the crash came while a report was being written; no other");
+    return;
+  }
   uint64_t Begin = monotonicNs();
   ++ReportNumber;
   ReportModel M;

@@ -139,20 +139,14 @@ bool ReportModel::buildOpen() {
         auto &M = *static_cast<ReportModel *>(P);
         SpikeLevel Stack[kMaxDepth];
         uint32_t N = snapshotStack(T, Stack, nullptr);
-        // A frame the runtime must not report (a forked child's inherited
-        // ones) ends what is shown of the stack.
-        uint32_t Shown = 0;
-        while (Shown < N && Stack[Shown].Threshold != kNever)
-          ++Shown;
-        if (!Shown || M.NumOpen == M.Open.size() ||
-            M.NumOpenLevels + Shown > M.OpenLevels.size())
+        if (!N || M.NumOpen == M.Open.size() ||
+            M.NumOpenLevels + N > M.OpenLevels.size())
           return;
         OpenStack &O = M.Open[M.NumOpen++];
-        O = {T.Tid, {}, Shown, M.NumOpenLevels};
+        O = {T.Tid, {}, N, M.NumOpenLevels};
         threadDisplayName(T, O.Name);
-        __builtin_memcpy(&M.OpenLevels[O.First], Stack,
-                         Shown * sizeof(SpikeLevel));
-        M.NumOpenLevels += Shown;
+        __builtin_memcpy(&M.OpenLevels[O.First], Stack, N * sizeof(SpikeLevel));
+        M.NumOpenLevels += N;
       },
       this);
   return true;

@@ -1,5 +1,6 @@
 //===- spiketrap_signal.cpp - Wrapping the program's signal handlers ------===//
 #include "spiketrap_signal.h"
+#include "spiketrap_crash.h"
 #include "spiketrap_spinlock.h"
 
 #include <atomic>
@@ -111,6 +112,12 @@ bool isTrampoline(const struct sigaction &A) {
 void programAction(uint64_t H, const struct sigaction &K,
                    struct sigaction &Out) {
   Out = K;
+  if (crashHandlerIs(K)) { // ours stands in for the default action
+    Out.sa_handler = SIG_DFL;
+    Out.sa_flags = 0;
+    sigemptyset(&Out.sa_mask);
+    return;
+  }
   if (!isTrampoline(K))
     return;
   if (H & kSigInfoBit)
@@ -212,5 +219,7 @@ SPIKETRAP_EXPORT sighandler_t signal(int Sig, sighandler_t Handler) {
   if (Old == plainTrampoline ||
       Old == reinterpret_cast<sighandler_t>(trampoline))
     Old = reinterpret_cast<sighandler_t>(Saved & kAddressBits);
+  else if (crashHandlerIs(Old))
+    Old = SIG_DFL;
   return Old;
 }

@@ -32,6 +32,7 @@ public:
       while (__atomic_load_n(&Held, __ATOMIC_RELAXED))
         backOff(Spins);
   }
+  bool tryLock() { return !__atomic_exchange_n(&Held, true, __ATOMIC_ACQUIRE); }
   void unlock() { __atomic_store_n(&Held, false, __ATOMIC_RELEASE); }
   // In a forked child, where the thread that held it does not exist.
   void reset() { __atomic_store_n(&Held, false, __ATOMIC_RELAXED); }

@@ -1,5 +1,6 @@
 //===- spiketrap_thread.cpp - Thread registry -----------------------------===//
 #include "spiketrap_thread.h"
+#include "spiketrap_crash.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
 #include "spiketrap_spinlock.h"
@@ -154,10 +155,20 @@ ThreadTotals threadTotals() {
 
 void forEachThread(void (*F)(ThreadState &T, void *Arg), void *Arg) {
   RecursionGuard Guard; // a signal handler's hooks must not register now
-  RegistryLock.lock();
+  // In a crash the lock may be held by the crashed code, for good: after a
+  // while the list is read as it stands.
+  bool Locked = true;
+  if (crashing()) {
+    unsigned Spins = 0;
+    while (!(Locked = RegistryLock.tryLock()) && Spins < 1100)
+      backOff(Spins);
+  } else {
+    RegistryLock.lock();
+  }
   for (ThreadState *T = Head; T; T = T->Next)
     F(*T, Arg);
-  RegistryLock.unlock();
+  if (Locked)
+    RegistryLock.unlock();
 }
 
 } // namespace __spiketrap

@@ -1,0 +1,50 @@
+// Sanitizers handle SIGSEGV themselves: the runtime leaves it to them.
+// REQUIRES: no-sanitizer
+// RUN: %clang %spiketrap_all -O1 -g -pthread %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json not --crash %t 2> %t.err
+// RUN: FileCheck %s < %t.err
+// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: env SPIKETRAP_OPTIONS=crash_report=0 not --crash %t 2>&1 | FileCheck %s --check-prefix=OFF
+
+// A fatal signal the program leaves at its default action writes the
+// reports, with the calls open on every thread (the crashing thread's say
+// where it crashed), and then kills the process as it would have.
+
+#include "../e2e/Inputs/spin.h"
+#include <pthread.h>
+#include <unistd.h>
+
+static int Pipe[2];
+static volatile int Waiting;
+static int *volatile Null;
+
+__attribute__((noinline)) void wait_forever(void) {
+  char C;
+  __atomic_store_n(&Waiting, 1, __ATOMIC_RELEASE);
+  (void)read(Pipe[0], &C, 1);
+}
+__attribute__((noinline)) void *worker_main(void *Arg) {
+  wait_forever();
+  return Arg;
+}
+__attribute__((noinline)) void load_level(void) { spin_ns(30000000); }
+__attribute__((noinline)) void crash_here(void) { *Null = 1; }
+__attribute__((noinline)) void update(void) { crash_here(); }
+
+// CHECK: spiketrap: fatal signal 11 (SIGSEGV) on thread {{[0-9]+}}; the reports follow, with the calls open on every thread
+// CHECK: spike: {{.*}} in load_level
+// CHECK: calls open when this report was written
+// CHECK-DAG: open: thread main (tid {{[0-9]+}}): main {{.*}} > update {{.*}} > crash_here
+// CHECK-DAG: open: thread {{.*}}: worker_main {{.*}} > wait_forever
+// VALID: 1 valid, 0 invalid
+// OFF-NOT: spiketrap
+int main(void) {
+  pthread_t T;
+  if (pipe(Pipe) || pthread_create(&T, 0, worker_main, 0))
+    return 1;
+  while (!__atomic_load_n(&Waiting, __ATOMIC_ACQUIRE))
+    usleep(1000);
+  load_level();
+  update();
+  return 0;
+}
