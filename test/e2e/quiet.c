@@ -16,6 +16,8 @@ __attribute__((noinline)) int add(int a, int b) { return a + b; }
 int main(void) { return add(1, 2) == 3 ? 0 : 1; }
 
 // QUIET-NOT: {{.}}
-// JSON: "spikes":[]}
+// JSON: "spikes":[],
+// JSON-NEXT: "hangs":[],
+// JSON-NEXT: "open":[]}
 // TOTALS: ==== spiketrap report
 // TOTALS: spiketrap: 0 spikes, 2 instrumented calls, 1 threads, 0 dropped records, 0 calls past depth
