@@ -81,12 +81,18 @@ void attach(ThreadState &T, Frame &F, uint8_t Kind, const char *Fmt,
 }
 
 uint64_t LastMark;         // ticks at the last frame mark, 0: none yet
+uint32_t LastMarkTid;      // the thread that made it
 uint64_t FrameBudgetTicks; // 0: frames are not spikes of their own
 spiketrap_desc FrameDesc = {0, 0, "(frame)", "", 0, 0, nullptr, 0};
 
 } // namespace
 
 namespace __spiketrap {
+void lastFrameMark(uint64_t &Ticks, uint32_t &Tid) {
+  Tid = __atomic_load_n(&LastMarkTid, __ATOMIC_RELAXED);
+  Ticks = __atomic_load_n(&LastMark, __ATOMIC_RELAXED);
+}
+
 void apiInit() {
   FrameBudgetTicks = toTicks(uint64_t(flags.frame_budget_us) * 1000);
   channelsInit(flags.disable_channels);
@@ -234,6 +240,7 @@ SPIKETRAP_EXPORT void spiketrap_frame_mark(void) {
     return;
   uint64_t Now = now();
   uint64_t Prev = __atomic_exchange_n(&LastMark, Now, __ATOMIC_RELAXED);
+  __atomic_store_n(&LastMarkTid, T->Tid, __ATOMIC_RELAXED);
   uint64_t N = __atomic_add_fetch(&frameNumber, 1, __ATOMIC_RELAXED);
   if (!Prev)
     return;

@@ -2,6 +2,8 @@
 #ifndef SPIKETRAP_INIT_H
 #define SPIKETRAP_INIT_H
 
+#include <stdint.h>
+
 namespace __spiketrap {
 
 // Reads SPIKETRAP_OPTIONS, calibrates the clock, allocates the spike arena
@@ -12,6 +14,9 @@ namespace __spiketrap {
 void runtimeInit(char **Env = nullptr);
 // Start-up part of the run-time API (spiketrap_api.cpp): its options.
 void apiInit();
+// When the last spiketrap_frame_mark was, and on which thread (Ticks 0:
+// never).
+void lastFrameMark(uint64_t &Ticks, uint32_t &Tid);
 
 // Writes the report to the configured destination. Crash: from a fatal
 // signal's handler (spiketrap_crash.cpp): no lock is waited for.

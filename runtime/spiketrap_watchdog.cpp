@@ -2,17 +2,19 @@
 //
 // A spike is recorded when its call returns; a call that never returns would
 // never be reported. With hang_after=, a background thread looks at every
-// thread's open stack a few times per limit, never touching the hooks: a
-// thread whose call count and depth have not moved for hang_after, inside a
-// call open at least that long, is stuck in its innermost open call. It is
-// reported at once (a line and the open stack on stderr, and a hang record
-// in the arena that every report shows), and again when it returns.
+// thread's open stack a few times per limit, never touching the hooks. A
+// thread whose call count and depth have not moved for hang_after (or that
+// marks frames and has marked none for hang_after) is stuck in its
+// innermost call open at least that long. It is reported at once (a line
+// and the open stack on stderr, and a hang record in the arena that every
+// report shows), and again when it returns.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_watchdog.h"
 #include "spiketrap_background.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_init.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
 
@@ -99,13 +101,25 @@ __attribute__((no_sanitize("thread"))) void watch(ThreadState &T, void *P) {
     printReturn(T, Now);
     T.Watch.Desc = nullptr;
   }
-  if (Now - T.Watch.Since < HangTicks)
+  // Stuck: no hook call or return for the limit; or, on the thread that
+  // marks frames, no frame for the limit (it may be looping through
+  // instrumented calls inside one that does not return).
+  bool Silent = Now - T.Watch.Since >= HangTicks;
+  uint64_t Mark;
+  uint32_t MarkTid;
+  lastFrameMark(Mark, MarkTid);
+  if (!Silent && !(Mark && MarkTid == T.Tid && Now - Mark >= HangTicks))
     return;
   SpikeLevel Stack[kMaxDepth];
   uint64_t Seen;
   uint32_t N = snapshotStack(T, Stack, &Seen);
-  if (!N || Seen != Calls || Now - Stack[N - 1].Start < HangTicks ||
-      Stack[N - 1].Threshold == kNever) // never to be reported
+  if (Silent && Seen != Calls)
+    return; // it moved while we looked
+  // The innermost call open for the limit, among those to be reported.
+  while (N && (Now - Stack[N - 1].Start < HangTicks ||
+               Stack[N - 1].Threshold == kNever))
+    --N;
+  if (!N)
     return;
   uint64_t Off = recordHang(T, Stack, N, Now);
   T.Watch = {Calls, Depth, T.Watch.Since, Stack[N - 1].Desc,
