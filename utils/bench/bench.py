@@ -300,6 +300,8 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "skiplist": ("skiplist", "adaptive=0"),
         "all": ("all", "adaptive=0"),
         "disabled": ("default", "enabled=0"),
+        # The hang watchdog: a thread looking at every stack 4 times a second.
+        "hang": ("default", "hang_after=1s"),
     }
     if not st["all_differs"]:
         del runs["all"]
@@ -354,6 +356,7 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "skiplist": "spiketrap, profile-guided skip list, adaptive=0",
         "all": "spiketrap, every function, adaptive=0" + st["all_note"],
         "disabled": "spiketrap default, disabled (enabled=0)",
+        "hang": "spiketrap default + hang watchdog (hang_after=1s)",
     }
     rows = []
     for k in keys:
