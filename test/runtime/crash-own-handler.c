@@ -1,3 +1,5 @@
+// Sanitizers install their own SIGSEGV handler: the action is not the default.
+// REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O1 -pthread %s %rtlib -o %t
 // RUN: not %t 2>&1 | FileCheck %s
 
