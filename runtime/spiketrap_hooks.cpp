@@ -17,6 +17,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_signal.h"
+#include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -175,9 +176,19 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
   if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
     const Frame &F = T.Frames[Depth - 1];
     uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
-    if (End - F.Start > Thr)
+    uint64_t Dur = End - F.Start;
+    // Counted for adaptive mode as on the fast path.
+    if (Dur * kCloseRatio > Thr) {
+      auto *D = const_cast<spiketrap_desc *>(F.Desc);
+      __atomic_store_n(&D->near_calls,
+                       __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED) + 1,
+                       __ATOMIC_RELAXED);
+    }
+    if (Dur > Thr)
       recordSpike(T, Depth, End);
-    chargeParent(T, Depth, End - F.Start);
+    chargeParent(T, Depth, Dur);
+    // After the spike's record: what ran before it, not itself.
+    recentPush(T, F, End, Depth - 1);
     --Depth;
   }
   // else: an exit whose entry we never saw (the thread was busy); ignore it.
@@ -245,7 +256,7 @@ SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {
     return;
   uint32_t Depth = T.Depth;
   // Depth 0 (wraps) or past capacity, or not our frame on top.
-  if (SPIKETRAP_UNLIKELY(!theClock.UseTsc || Depth - 1 >= kMaxDepth ||
+  if (SPIKETRAP_UNLIKELY(!exitFastPath || Depth - 1 >= kMaxDepth ||
                          T.Frames[Depth - 1].Addr != Addr))
     return exitSlow(T, uintptr_t(Addr));
   uint64_t End = readTsc();

@@ -8,6 +8,7 @@
 #include "spiketrap_livelog.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
+#include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -62,6 +63,8 @@ void initOnce(char **Env) {
     logLine("clock=tsc: this CPU does not report an invariant TSC; using it "
             "anyway");
   clockInit(flags.clock);
+  exitFastPath = theClock.UseTsc;
+  recentInit();
   // The run's wall-clock start, at the instant times in reports count from
   // (after the 5 ms calibration).
   reportInit(Options);

@@ -222,6 +222,17 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     });
     B.push_back(']');
   }
+  if (R.NumRecent) { // recent_calls=: what ran before it, oldest first
+    B.format(",\"recent\":[");
+    for (uint32_t C = 0; C < R.NumRecent; ++C) {
+      const RecentCall &RC = R.recent()[C];
+      B.format("{}{{\"function\":{},\"start_ns\":{},\"duration_ns\":{},"
+               "\"depth\":{}}}",
+               C ? "," : "", M.functionId(RC.Desc), sinceStartNs(RC.Start),
+               ticksToNs(RC.End - RC.Start), RC.Depth);
+    }
+    B.push_back(']');
+  }
   B.format(",\"stack\":[");
   for (uint32_t L = 0; L < R.Levels; ++L) {
     size_t Own = L + 1 == R.Levels ? I : M.ownSpike(I, L);

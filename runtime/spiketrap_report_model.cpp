@@ -187,7 +187,7 @@ size_t ReportModel::functionId(const spiketrap_desc *D) const {
 bool ReportModel::buildFunctions() {
   size_t Levels = NumOpenLevels;
   for (size_t I = 0; I < Count; ++I) {
-    Levels += Records[I]->Levels;
+    Levels += Records[I]->Levels + Records[I]->NumRecent;
     forEachCandidate(*Records[I], [&](const spiketrap_desc *) { ++Levels; });
   }
   for (size_t I = 0; I < NumHangs; ++I)
@@ -203,6 +203,8 @@ bool ReportModel::buildFunctions() {
   for (size_t I = 0; I < Count; ++I) {
     for (uint32_t L = 0; L < Records[I]->Levels; ++L)
       All[N++] = Records[I]->Level[L].Desc;
+    for (uint32_t C = 0; C < Records[I]->NumRecent; ++C)
+      All[N++] = Records[I]->recent()[C].Desc;
     // Bounded: hooks on other threads may re-arm more meanwhile.
     forEachCandidate(*Records[I], [&](const spiketrap_desc *C) {
       if (N < Levels)

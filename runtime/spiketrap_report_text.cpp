@@ -142,6 +142,30 @@ void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
   });
 }
 
+// recent_calls=: the thread's last timed calls before the spike, newest
+// last, with when each started relative to the spiking call.
+void printRecent(Buffer &B, const SpikeRecord &R) {
+  constexpr uint32_t kShown = 10; // the JSON has them all
+  if (!R.NumRecent)
+    return;
+  uint32_t First = R.NumRecent > kShown ? R.NumRecent - kShown : 0;
+  B.format("  the last {} timed calls on this thread (of {} kept), in the "
+           "order they returned; start relative to the spike's:\n",
+           R.NumRecent - First, R.NumRecent);
+  uint64_t Spike = R.Level[R.Levels - 1].Start;
+  for (uint32_t I = First; I < R.NumRecent; ++I) {
+    const RecentCall &C = R.recent()[I];
+    B.format("    {}", C.Start < Spike ? "-" : "+");
+    formatDuration(B, ticksToNs(C.Start < Spike ? Spike - C.Start
+                                                : C.Start - Spike));
+    B.format("  {:{}}", "", 2 * C.Depth);
+    printLocation(B, C.Desc);
+    B.format("  ");
+    formatDuration(B, ticksToNs(C.End - C.Start));
+    B.push_back('\n');
+  }
+}
+
 void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   const SpikeRecord &R = M.record(G.Worst);
   B.format("spike: ");
@@ -192,6 +216,7 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
     printMessages(B, R, L);
   }
   printCandidates(B, M, G);
+  printRecent(B, R);
   printOtherThreads(B, M, G);
 }
 

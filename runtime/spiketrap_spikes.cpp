@@ -101,10 +101,11 @@ void spikesInit(uint64_t Bytes) {
 uint64_t frameNumber;
 
 namespace {
-// Reserves a record of Levels levels and Messages messages; null when full.
-SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
+// Reserves a record of Levels levels, Messages messages and Recent recent
+// calls; null when full.
+SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0) {
   uint64_t Size = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel) +
-                  Messages * sizeof(SpikeMessage);
+                  Messages * sizeof(SpikeMessage) + Recent * sizeof(RecentCall);
   Size = (Size + 7) & ~uint64_t(7);
   uint64_t Off = __atomic_fetch_add(&ArenaUsed, Size, __ATOMIC_RELAXED);
   if (!Arena || Off + Size > ArenaSize) {
@@ -125,6 +126,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages) {
   R->SignalLevel = 0;
   R->NumCandidates = 0;
   R->Hang = 0;
+  R->NumRecent = 0;
   return R;
 }
 
@@ -172,7 +174,8 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   uint32_t Messages = 0;
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
-  SpikeRecord *R = reserve(Depth, Messages);
+  uint32_t Recent = recentCount(T);
+  SpikeRecord *R = reserve(Depth, Messages, Recent);
   const Frame &Top = T.Frames[Depth - 1];
   auto *D = const_cast<spiketrap_desc *>(Top.Desc);
   uint64_t Threshold = Top.Threshold ? Top.Threshold : globalThresholdTicks;
@@ -194,6 +197,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   adaptKeep(D, End);
   if (R) {
     fillRecord(T, R, Depth, End, Messages);
+    R->NumRecent = recentCopy(T, const_cast<RecentCall *>(R->recent()), Recent);
     R->NumCandidates = NumCandidates;
     __builtin_memcpy(R->Candidates, Candidates,
                      NumCandidates * sizeof(Candidates[0]));
@@ -350,6 +354,9 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
       R.Level[L].Desc = Detach(R.Level[L].Desc);
     for (uint32_t I = 0; I < R.NumCandidates; ++I)
       R.Candidates[I] = Detach(R.Candidates[I]);
+    auto *Recent = const_cast<RecentCall *>(R.recent());
+    for (uint32_t I = 0; I < R.NumRecent; ++I)
+      Recent[I].Desc = Detach(Recent[I].Desc);
   });
 }
 

@@ -9,6 +9,7 @@
 #define SPIKETRAP_SPIKES_H
 
 #include "spiketrap.h"
+#include "spiketrap_recent.h"
 #include "spiketrap_thread.h"
 
 #include <stddef.h>
@@ -50,6 +51,10 @@ struct SpikeRecord {
   // 1: a call still open hang_after after its last sign of life, recorded
   // by the watchdog (End: when it looked); its return is a record of its own.
   uint32_t Hang;
+  // recent_calls=: the thread's timed calls just before this record was
+  // made (RecentCalls after the messages), oldest first.
+  uint32_t NumRecent;
+  uint32_t Reserved;
   const spiketrap_desc *Candidates[kMaxCandidates];
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
@@ -57,6 +62,9 @@ struct SpikeRecord {
   uint64_t durationTicks() const { return End - Level[Levels - 1].Start; }
   const SpikeMessage *messages() const {
     return reinterpret_cast<const SpikeMessage *>(Level + Levels);
+  }
+  const RecentCall *recent() const {
+    return reinterpret_cast<const RecentCall *>(messages() + NumMessages);
   }
   // Level L's message of this kind, or null.
   const char *message(uint32_t L, uint32_t Kind) const {

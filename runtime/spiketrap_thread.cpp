@@ -3,6 +3,7 @@
 #include "spiketrap_crash.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
+#include "spiketrap_recent.h"
 #include "spiketrap_spinlock.h"
 
 #include <dlfcn.h>
@@ -17,6 +18,7 @@ namespace __spiketrap {
 
 __thread ThreadState threadState __attribute__((tls_model("initial-exec")));
 uint64_t globalThresholdTicks = kNever;
+bool exitFastPath;
 
 namespace {
 
@@ -55,6 +57,7 @@ void onThreadExit(void *P) {
   Gone.Lost += T.Lost;
   Gone.LostThreads += T.Lost != 0;
   RegistryLock.unlock();
+  recentDetach(T);
   // TLS destructors that run after this one find the thread gone.
   T.Status = StatusDead;
 }
@@ -82,6 +85,7 @@ bool threadReady(ThreadState &T) {
   // spike path would land in its callers' time (20-40 us on a VM).
   char Name[16] = {};
   storeName(T, prctl(PR_GET_NAME, Name) == 0 ? Name : "?");
+  recentAttach(T);
   RegistryLock.lock();
   T.Next = Head;
   T.Prev = nullptr;

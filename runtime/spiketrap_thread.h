@@ -16,6 +16,8 @@
 
 namespace __spiketrap {
 
+struct RecentRing;
+
 // PET's depth; deeper calls are counted, not timed.
 constexpr uint32_t kMaxDepth = 256;
 // A threshold no duration exceeds: the frame is never reported.
@@ -97,6 +99,7 @@ struct ThreadState {
     uint32_t Level;
   } Watch;
   MessageSlot Messages[kMessageSlots];
+  struct RecentRing *Recent; // recent_calls=: the last timed calls, or null
   Frame Frames[kMaxDepth];
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
@@ -123,6 +126,9 @@ extern __thread ThreadState threadState
 
 // Global threshold in ticks: kNever until start-up has calibrated the clock.
 extern uint64_t globalThresholdTicks SPIKETRAP_INTERNAL;
+// Whether __spiketrap_exit may take its fast path: the TSC is the clock and
+// no option needs every exit (recent_calls=). False until start-up.
+extern bool exitFastPath SPIKETRAP_INTERNAL;
 
 // Slow path of a hook on a thread that is not Active: registers a new thread.
 // Returns whether the hook may go on.

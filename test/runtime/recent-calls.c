@@ -1,0 +1,36 @@
+// RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=recent_calls=8:report_json=%t.json %t 2>&1 | FileCheck %s
+// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
+// RUN: %t 2>&1 | FileCheck %s --check-prefix=OFF
+
+// recent_calls=N saves the thread's last N timed calls with each spike: the
+// frame around it, in order, with their depth.
+
+#include "../e2e/Inputs/spin.h"
+
+__attribute__((noinline)) void read_input(void) { spin_ns(10000); }
+__attribute__((noinline)) void physics_step(void) { spin_ns(10000); }
+__attribute__((noinline)) void physics(void) { physics_step(); }
+__attribute__((noinline)) void animate(void) { spin_ns(10000); }
+__attribute__((noinline)) void load_level(void) { spin_ns(30000000); }
+__attribute__((noinline)) void frame(void) {
+  read_input();
+  physics();
+  animate();
+  load_level();
+}
+
+// CHECK: spike: {{.*}} in load_level
+// CHECK: the last 4 timed calls on this thread (of 4 kept), in the order they returned; start relative to the spike's:
+// CHECK-NEXT: -{{[0-9.]+ [mun]?s}}      read_input ({{.*}})  {{[0-9.]+ [mun]?s}}
+// CHECK-NEXT: -{{[0-9.]+ [mun]?s}}        physics_step ({{.*}})  {{[0-9.]+ [mun]?s}}
+// CHECK-NEXT: -{{[0-9.]+ [mun]?s}}      physics ({{.*}})  {{[0-9.]+ [mun]?s}}
+// CHECK-NEXT: -{{[0-9.]+ [mun]?s}}      animate ({{.*}})  {{[0-9.]+ [mun]?s}}
+// VALID: 1 valid, 0 invalid
+// JSON: "recent":[{"function":{{[0-9]+}},"start_ns":{{[0-9]+}},"duration_ns":{{[0-9]+}},"depth":2},{"function":{{[0-9]+}},"start_ns":{{[0-9]+}},"duration_ns":{{[0-9]+}},"depth":3},
+// OFF-NOT: timed calls on this thread
+int main(void) {
+  frame();
+  return 0;
+}
