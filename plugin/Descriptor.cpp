@@ -143,10 +143,9 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
   Desc->setInitializer(ConstantStruct::get(DescTy, Fields));
 }
 
-DenseMap<const Function *, GlobalVariable *>
-spiketrap::createDescriptors(ArrayRef<std::pair<Function *, Decision>> Decisions,
-                             DescriptorBuilder &Descs,
-                             FunctionAnalysisManager &FAM) {
+DenseMap<const Function *, GlobalVariable *> spiketrap::createDescriptors(
+    ArrayRef<std::pair<Function *, Decision>> Decisions,
+    DescriptorBuilder &Descs, FunctionAnalysisManager &FAM) {
   DenseMap<const Function *, GlobalVariable *> DescOf;
   for (auto &[F, D] : Decisions)
     if (D.V == Verdict::Instrumented)

@@ -54,8 +54,9 @@ public:
 /// those of the instrumented functions it calls directly, and saying how it
 /// can wait.
 llvm::DenseMap<const llvm::Function *, llvm::GlobalVariable *>
-createDescriptors(llvm::ArrayRef<std::pair<llvm::Function *, Decision>> Decisions,
-                  DescriptorBuilder &Descs, llvm::FunctionAnalysisManager &FAM);
+createDescriptors(
+    llvm::ArrayRef<std::pair<llvm::Function *, Decision>> Decisions,
+    DescriptorBuilder &Descs, llvm::FunctionAnalysisManager &FAM);
 
 /// References __spiketrap_abi_v<N>, so that linking without a matching runtime
 /// fails with an error naming spiketrap.
