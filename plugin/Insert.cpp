@@ -163,8 +163,8 @@ static bool prepareCleanupPad(Function &F) {
   // Nothing unwinds out of a nounwind function.
   if (F.doesNotThrow() || none_of(instructions(F), mayUnwindOut))
     return false;
-  // Funclet-based EH (Windows) has no landingpad/resume; EscapeEnumerator
-  // aborts on it.
+  // Scoped EH (Windows funclets, Wasm) has no landingpad/resume;
+  // EscapeEnumerator aborts on it.
   if (F.hasPersonalityFn() &&
       isScopedEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
     return false;
