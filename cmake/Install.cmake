@@ -15,7 +15,8 @@ write_basic_package_version_file(${_gen}/SpikeTrapConfigVersion.cmake
 
 install(TARGETS SpikeTrap SpikeTrapClang LIBRARY DESTINATION lib/spiketrap)
 install(FILES ${CMAKE_BINARY_DIR}/lib/libspiketrap.a DESTINATION lib)
-install(FILES runtime/include/spiketrap.h DESTINATION include)
+install(FILES runtime/include/spiketrap.h runtime/include/spiketrap_descriptor.inc
+        DESTINATION include)
 install(PROGRAMS utils/spiketrap-report ${_gen}/spiketrap-clang DESTINATION bin)
 install(CODE "file(CREATE_LINK spiketrap-clang
   \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/spiketrap-clang++\" SYMBOLIC)")

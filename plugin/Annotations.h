@@ -3,8 +3,13 @@
 #ifndef SPIKETRAP_ANNOTATIONS_H
 #define SPIKETRAP_ANNOTATIONS_H
 
-#include "Selection.h"
+#include "Types.h"
 #include "llvm/ADT/DenseMap.h"
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
 
 namespace spiketrap {
 

@@ -1,8 +1,7 @@
 //===- Descriptor.cpp - Per-function spiketrap_desc constants -------------===//
 
 #include "Descriptor.h"
-#include "Selection.h"
-#include "spiketrap.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -11,56 +10,34 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
-#include <cstddef>
 #include <cstring>
 
 using namespace llvm;
 using namespace spiketrap;
 
-// DescTy below is {i32, i32, ptr, ptr, i64, i64, ptr, i64, i32, i32, i64,
-// ptr, i32, i16, i16, i64} with natural alignment; check that spiketrap.h still
-// has that order, those widths and no other padding.
-static_assert(sizeof(spiketrap_desc::flags) == 4 &&
-                  sizeof(spiketrap_desc::line) == 4 &&
-                  sizeof(spiketrap_desc::threshold_ns) == 8 &&
-                  sizeof(spiketrap_desc::children_threshold_ns) == 8 &&
-                  sizeof(spiketrap_desc::calls) == 8 &&
-                  sizeof(spiketrap_desc::off) == 4 &&
-                  sizeof(spiketrap_desc::near_calls) == 8 &&
-                  sizeof(spiketrap_desc::num_callees) == 4 &&
-                  sizeof(spiketrap_desc::rearms) == 2 &&
-                  sizeof(spiketrap_desc::rearm_spikes) == 2 &&
-                  sizeof(spiketrap_desc::timed_until) == 8,
-              "spiketrap_desc field widths changed");
-static_assert(
-    offsetof(spiketrap_desc, line) == 4 &&
-        offsetof(spiketrap_desc, name) == 8 &&
-        offsetof(spiketrap_desc, file) == 8 + sizeof(void *) &&
-        offsetof(spiketrap_desc, threshold_ns) == 8 + 2 * sizeof(void *) &&
-        offsetof(spiketrap_desc, children_threshold_ns) ==
-            16 + 2 * sizeof(void *) &&
-        offsetof(spiketrap_desc, channel) == 24 + 2 * sizeof(void *) &&
-        offsetof(spiketrap_desc, calls) == 24 + 3 * sizeof(void *) &&
-        offsetof(spiketrap_desc, off) == 32 + 3 * sizeof(void *) &&
-        offsetof(spiketrap_desc, near_calls) == 40 + 3 * sizeof(void *) &&
-        offsetof(spiketrap_desc, callees) == 48 + 3 * sizeof(void *) &&
-        offsetof(spiketrap_desc, num_callees) == 48 + 4 * sizeof(void *) &&
-        offsetof(spiketrap_desc, rearms) == 52 + 4 * sizeof(void *) &&
-        offsetof(spiketrap_desc, rearm_spikes) == 54 + 4 * sizeof(void *) &&
-        offsetof(spiketrap_desc, timed_until) == 56 + 4 * sizeof(void *) &&
-        sizeof(spiketrap_desc) == 64 + 4 * sizeof(void *),
-    "spiketrap_desc layout changed: update DescriptorBuilder");
+static Type *getFieldType(LLVMContext &C, spiketrap_layout::Kind K) {
+  switch (K) {
+  case spiketrap_layout::I16:
+    return Type::getInt16Ty(C);
+  case spiketrap_layout::I32:
+    return Type::getInt32Ty(C);
+  case spiketrap_layout::I64:
+    return Type::getInt64Ty(C);
+  case spiketrap_layout::Ptr:
+    return PointerType::getUnqual(C);
+  }
+  llvm_unreachable("unknown descriptor field kind");
+}
 
 DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
     : M(M), ThresholdNs(ThresholdNs) {
   LLVMContext &C = M.getContext();
-  Type *I16 = Type::getInt16Ty(C), *I32 = Type::getInt32Ty(C),
-       *I64 = Type::getInt64Ty(C);
-  Type *Ptr = PointerType::getUnqual(C);
+  SmallVector<Type *, DescField::NumFields> Fields;
+  for (spiketrap_layout::Kind K : spiketrap_layout::Kinds)
+    Fields.push_back(getFieldType(C, K));
   // A literal struct: a named one would clash with user code that includes
   // spiketrap.h and be renamed.
-  DescTy = StructType::get(C, {I32, I32, Ptr, Ptr, I64, I64, Ptr, I64, I32, I32,
-                               I64, Ptr, I32, I16, I16, I64});
+  DescTy = StructType::get(C, Fields);
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -96,7 +73,6 @@ static uint64_t getTimedUntil(WaitKind Waits) {
 
 GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
                                           WaitKind Waits) {
-  LLVMContext &C = M.getContext();
   StringRef File;
   unsigned Line = 0;
   if (const DISubprogram *SP = F.getSubprogram()) {
@@ -108,25 +84,22 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
       (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0) |
       (S.Channel.isSet() ? SPIKETRAP_DESC_CHANNEL : 0);
   uint64_t Threshold = S.Threshold.isSet() ? S.Threshold.Ns : ThresholdNs;
-  Constant *Fields[] = {
-      ConstantInt::get(Type::getInt32Ty(C), Flags),
-      ConstantInt::get(Type::getInt32Ty(C), Line),
-      getString(demangle(F.getName())),
-      getString(File),
-      ConstantInt::get(Type::getInt64Ty(C), Threshold),
-      ConstantInt::get(Type::getInt64Ty(C), S.ChildrenThreshold.Ns),
-      S.Channel.isSet() ? getString(S.Channel.Name)
-                        : ConstantPointerNull::get(PointerType::getUnqual(C)),
-      ConstantInt::get(Type::getInt64Ty(C), 0),            // calls
-      ConstantInt::get(Type::getInt32Ty(C), 0),            // off
-      ConstantInt::get(Type::getInt32Ty(C), 0),            // skippable
-      ConstantInt::get(Type::getInt64Ty(C), 0),            // near_calls
-      ConstantPointerNull::get(PointerType::getUnqual(C)), // callees
-      ConstantInt::get(Type::getInt32Ty(C), 0),            // num_callees
-      ConstantInt::get(Type::getInt16Ty(C), 0),            // rearms
-      ConstantInt::get(Type::getInt16Ty(C), 0),            // rearm_spikes
-      ConstantInt::get(Type::getInt64Ty(C), getTimedUntil(Waits)),
+  // Fields the runtime writes start at zero.
+  SmallVector<Constant *, DescField::NumFields> Fields;
+  for (Type *Ty : DescTy->elements())
+    Fields.push_back(Constant::getNullValue(Ty));
+  auto SetInt = [&](unsigned Field, uint64_t V) {
+    Fields[Field] = ConstantInt::get(DescTy->getElementType(Field), V);
   };
+  SetInt(DescField::flags, Flags);
+  SetInt(DescField::line, Line);
+  Fields[DescField::name] = getString(demangle(F.getName()));
+  Fields[DescField::file] = getString(File);
+  SetInt(DescField::threshold_ns, Threshold);
+  SetInt(DescField::children_threshold_ns, S.ChildrenThreshold.Ns);
+  if (S.Channel.isSet())
+    Fields[DescField::channel] = getString(S.Channel.Name);
+  SetInt(DescField::timed_until, getTimedUntil(Waits));
   // Writable: the runtime counts calls in it and switches it off.
   auto *Desc = new GlobalVariable(
       M, DescTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
@@ -164,9 +137,32 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
   SmallVector<Constant *, 16> Fields;
   for (unsigned I = 0, E = Init->getNumOperands(); I != E; ++I)
     Fields.push_back(Init->getOperand(I));
-  Fields[CalleesField] = Table;
-  Fields[CalleesField + 1] = ConstantInt::get(I32, Callees.size());
+  Fields[DescField::callees] = Table;
+  Fields[DescField::num_callees] = ConstantInt::get(
+      DescTy->getElementType(DescField::num_callees), Callees.size());
   Desc->setInitializer(ConstantStruct::get(DescTy, Fields));
+}
+
+DenseMap<const Function *, GlobalVariable *> spiketrap::createDescriptors(
+    ArrayRef<std::pair<Function *, Decision>> Decisions,
+    DescriptorBuilder &Descs, FunctionAnalysisManager &FAM) {
+  DenseMap<const Function *, GlobalVariable *> DescOf;
+  for (auto &[F, D] : Decisions)
+    if (D.V == Verdict::Instrumented)
+      DescOf[F] = Descs.create(
+          *F, D.Sel,
+          getWaitKind(*F, FAM.getResult<BlockFrequencyAnalysis>(*F)));
+  // In module order: the output must not depend on pointer values.
+  for (auto &[F, D] : Decisions) {
+    if (D.V != Verdict::Instrumented)
+      continue;
+    SmallVector<GlobalVariable *, 8> Callees;
+    for (Function *Callee : getDirectCallees(
+             *F, [&](const Function *G) { return DescOf.contains(G); }))
+      Callees.push_back(DescOf.lookup(Callee));
+    Descs.setCallees(DescOf.lookup(F), Callees);
+  }
+  return DescOf;
 }
 
 void spiketrap::referenceABIMarker(Module &M) {

@@ -4,9 +4,14 @@
 #define SPIKETRAP_DESCRIPTOR_H
 
 #include "Blocking.h"
+#include "Types.h"
+#include "spiketrap_descriptor_layout.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/IR/PassManager.h"
 #include <cstdint>
+#include <utility>
 
 namespace llvm {
 class Constant;
@@ -18,7 +23,9 @@ class StructType;
 
 namespace spiketrap {
 
-struct Selection;
+/// Indices of spiketrap_desc's fields in the IR struct, from the same list
+/// (spiketrap_descriptor.inc) as the C struct: DescField::off.
+namespace DescField = spiketrap_layout;
 
 /// Emits one private `spiketrap_desc` constant per instrumented function of a
 /// module, sharing identical strings.
@@ -31,11 +38,6 @@ class DescriptorBuilder {
   llvm::Constant *getString(llvm::StringRef S);
 
 public:
-  /// Index of spiketrap_desc::off, which instrumented code tests inline.
-  static constexpr unsigned OffField = 8;
-  /// Index of spiketrap_desc::callees (num_callees follows).
-  static constexpr unsigned CalleesField = 11;
-
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
   llvm::StructType *type() const { return DescTy; }
   /// The descriptor of \p F: flags and thresholds from \p S, else the
@@ -47,6 +49,14 @@ public:
   void setCallees(llvm::GlobalVariable *Desc,
                   llvm::ArrayRef<llvm::GlobalVariable *> Callees);
 };
+
+/// One descriptor per instrumented function of \p Decisions, each pointing at
+/// those of the instrumented functions it calls directly, and saying how it
+/// can wait.
+llvm::DenseMap<const llvm::Function *, llvm::GlobalVariable *>
+createDescriptors(
+    llvm::ArrayRef<std::pair<llvm::Function *, Decision>> Decisions,
+    DescriptorBuilder &Descs, llvm::FunctionAnalysisManager &FAM);
 
 /// References __spiketrap_abi_v<N>, so that linking without a matching runtime
 /// fails with an error naming spiketrap.

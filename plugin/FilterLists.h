@@ -3,7 +3,7 @@
 #ifndef SPIKETRAP_FILTERLISTS_H
 #define SPIKETRAP_FILTERLISTS_H
 
-#include "Selection.h"
+#include "Types.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/SpecialCaseList.h"
 #include <memory>
@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace llvm {
+class Function;
 class LLVMContext;
 } // namespace llvm
 

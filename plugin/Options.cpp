@@ -68,7 +68,7 @@ static cl::opt<bool> SplitBody(
 static cl::opt<bool> LateProbes(
     "spiketrap-late-probes",
     cl::desc("Time a switched-off function from the start of a loop it "
-             "runs only on some calls (LateProbe.h)"),
+             "runs only on some calls (docs/selection.md)"),
     cl::init(true));
 
 static cl::opt<bool>

@@ -53,10 +53,10 @@ bool statsEnabled();
 /// -spiketrap-inline-check: guard the hooks with the descriptor's off switch.
 bool inlineCheckEnabled();
 
-/// -spiketrap-split-body: time functions through a thunk (SplitBody.h).
+/// -spiketrap-split-body: time functions through a thunk (Insert.cpp).
 bool splitBodyEnabled();
 
-/// -spiketrap-late-probes: probes at conditional loops (LateProbe.h).
+/// -spiketrap-late-probes: probes at conditional loops (Insert.cpp).
 bool lateProbesEnabled();
 
 } // namespace spiketrap

@@ -3,12 +3,13 @@
 #ifndef SPIKETRAP_REMARKS_H
 #define SPIKETRAP_REMARKS_H
 
-#include "Selection.h"
+#include "Types.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <string>
 
 namespace llvm {
+class Function;
 class OptimizationRemarkEmitter;
 class raw_ostream;
 } // namespace llvm
@@ -33,7 +34,7 @@ class DecisionStats {
 
 public:
   void count(Verdict V);
-  /// An instrumented function timed through a thunk (SplitBody.h).
+  /// An instrumented function timed through a thunk (Insert.h).
   void countSplit();
   /// One line: "spiketrap: <module>: N of M functions instrumented (K
   /// through a thunk); ...".

@@ -8,10 +8,10 @@
 
 #include "Selection.h"
 #include "Annotations.h"
+#include "Descriptor.h"
 #include "Diagnostics.h"
 #include "FilterLists.h"
 #include "Heuristics.h"
-#include "spiketrap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -89,11 +89,11 @@ static bool isFunctionMarkerDesc(const Value *V, StringRef Name,
   if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
     const Constant *Init = GV->hasInitializer() ? GV->getInitializer() : nullptr;
     const auto *Flags = dyn_cast_or_null<ConstantInt>(
-        Init ? Init->getAggregateElement(0u) : nullptr);
+        Init ? Init->getAggregateElement(DescField::flags) : nullptr);
+    const Constant *NameField =
+        Init ? Init->getAggregateElement(DescField::name) : nullptr;
     const auto *NameGV = dyn_cast_or_null<GlobalVariable>(
-        Init && Init->getAggregateElement(2u)
-            ? Init->getAggregateElement(2u)->stripPointerCasts()
-            : nullptr);
+        NameField ? NameField->stripPointerCasts() : nullptr);
     const auto *Str = dyn_cast_or_null<ConstantDataSequential>(
         NameGV && NameGV->hasInitializer() ? NameGV->getInitializer()
                                            : nullptr);

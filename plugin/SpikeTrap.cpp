@@ -4,14 +4,85 @@
 // flag lets -mllvm reach our options before LLVM 22) or run it alone with
 // `opt -load-pass-plugin=SpikeTrap.so -passes=spiketrap`.
 //
+// The pass runs three stages over a module: select (Selection.h: which
+// functions, with what settings, and why), descriptor (Descriptor.h: one
+// spiketrap_desc per timed function) and insert (Insert.h: the thunk, the
+// hooks and the exits).
+//
 //===----------------------------------------------------------------------===//
 
-#include "Instrument.h"
+#include "Descriptor.h"
+#include "Insert.h"
 #include "KeepOutOfLine.h"
 #include "LLVMCompat.h"
+#include "Options.h"
+#include "Remarks.h"
+#include "Selection.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 using namespace spiketrap;
+
+#define DEBUG_TYPE "spiketrap"
+
+namespace {
+/// Calls __spiketrap_enter at the entry and __spiketrap_exit at every exit of
+/// each function the Selector picks, passing its descriptor and frame, and
+/// explains every decision in an optimization remark.
+struct SpikeTrapPass : PassInfoMixin<SpikeTrapPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM);
+  // At -O0 every function is optnone; instrument it anyway.
+  static bool isRequired() { return true; }
+};
+} // namespace
+
+PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  // Select.
+  Selector Select(M, /*Diagnose=*/true);
+  DecisionStats Stats;
+  SmallVector<std::pair<Function *, Decision>, 16> Decisions;
+  bool Any = false;
+  for (Function &F : M) {
+    Decision D = Select.decide(F);
+    Stats.count(D.V);
+    LLVM_DEBUG(dbgs() << "spiketrap: " << F.getName() << ": " << D.Why << "\n");
+    Any |= D.V == Verdict::Instrumented;
+    if (!F.isDeclaration())
+      Decisions.emplace_back(&F, std::move(D));
+  }
+  // Read only when needed, so a bad value warns once even if the pass runs
+  // again on its own output.
+  uint64_t DefaultThresholdNs = Any ? getDefaultThresholdNs(M.getContext()) : 0;
+  // Describe.
+  DescriptorBuilder Descs(M, DefaultThresholdNs);
+  Hooks H;
+  if (Any)
+    H = declareHooks(M);
+  DenseMap<const Function *, GlobalVariable *> DescOf =
+      createDescriptors(Decisions, Descs, FAM);
+  // Insert.
+  Triple TT(M.getTargetTriple());
+  for (auto &[F, D] : Decisions) {
+    emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
+                       D, DefaultThresholdNs);
+    if (D.V == Verdict::Instrumented &&
+        insertHooks(*F, DescOf.lookup(F), Descs.type(), H, TT))
+      Stats.countSplit();
+  }
+  if (statsEnabled())
+    Stats.print(errs(), M.getModuleIdentifier());
+  if (!Any)
+    return PreservedAnalyses::all();
+  referenceABIMarker(M);
+  return PreservedAnalyses::none();
+}
 
 static void registerCallbacks(PassBuilder &PB) {
   // After inlining, like -finstrument-functions-after-inlining: inlined

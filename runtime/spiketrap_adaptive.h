@@ -32,7 +32,7 @@ class ReportModel;
 constexpr uint64_t kAdaptEvery = 4096;
 static_assert(SPIKETRAP_FAST_WAIT_TIMED_CALLS == 16 * kAdaptEvery,
               "spiketrap.h says 16 looks");
-// Late probes (LateProbe.h) are looked at more often: a function already
+// Late probes (plugin/Insert.cpp) are looked at more often: a function already
 // switched off whose probed loop is common need not pay 4096 more timed
 // calls to be switched off again.
 constexpr uint64_t kLateLookEvery = 512;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
+#include "spiketrap_descriptor_layout.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
 #include "spiketrap_spikes.h"

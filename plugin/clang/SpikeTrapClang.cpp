@@ -15,7 +15,7 @@
 #include "AnnotationKeys.h"
 #include "ClangCompat.h"
 #include "Options.h"
-#include "Selection.h"
+#include "Types.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

@@ -32,40 +32,11 @@ enum {
 };
 
 /* One per instrumented function, emitted by the pass as a private global.
- * The plugin's layout of this struct lives in plugin/Descriptor.cpp. The
- * runtime writes calls, off, skippable, near_calls, rearms, rearm_spikes and
- * timed_until;
- * the others are constant. */
+ * Its fields, what they mean and who writes them: spiketrap_descriptor.inc,
+ * the one list the pass builds its descriptors from. */
 typedef struct spiketrap_desc {
-  uint32_t flags;                 /* SPIKETRAP_DESC_* */
-  uint32_t line;                  /* 0 when built without debug info */
-  const char *name;               /* demangled function name */
-  const char *file;               /* source file, "" when unknown */
-  uint64_t threshold_ns;          /* 0: inherit (children threshold or global) */
-  uint64_t children_threshold_ns; /* 0: none; else applies to all callees */
-  const char *channel;            /* named group of functions, or NULL */
-  uint64_t calls; /* written by the runtime: calls seen (a plain increment,
-                     so approximate when threads race on one function) */
-  uint32_t off;   /* adaptive mode switched the function off: the code the
-                     pass emits tests this and skips both hooks; 1: its late
-                     probes still time a call from a rare loop on, 2: not */
-  uint32_t skippable; /* called very often, never close to its threshold */
-  uint64_t near_calls; /* calls that took 1/20 of their threshold or more */
-  /* The instrumented functions of the same module this one calls directly:
-   * entry i is the offset from &callees[i] to the callee's descriptor (no
-   * relocation). When time turns up in this function's own code, these are
-   * the switched-off candidates adaptive mode times again. NULL if none. */
-  const int32_t *callees;
-  uint32_t num_callees;
-  uint16_t rearms;       /* written by the runtime: times a spike above it
-                            switched it back on */
-  uint16_t rearm_spikes; /* written by the runtime: times its own spikes
-                            switched its callees back on (bounded) */
-  /* Adaptive mode leaves the function timed while `calls` is below this. The
-   * pass sets UINT64_MAX for functions that wait in the kernel (sleep, I/O,
-   * joins), SPIKETRAP_FAST_WAIT_TIMED_CALLS for those that take locks, else
-   * 0; the runtime raises it for functions that spiked or were re-armed. */
-  uint64_t timed_until;
+#define SPIKETRAP_DESC_FIELD(name, ctype, irtype) ctype name;
+#include "spiketrap_descriptor.inc"
 } spiketrap_desc;
 
 /* Calls a function that takes a lock (pthread_mutex_lock & co.), or waits

@@ -1,0 +1,42 @@
+//===- Insert.h - The insert stage: hooks, thunk, exits ---------*- C++ -*-===//
+//
+// Turns a function the Selector picked, with its descriptor, into a timed
+// one: the thunk and the moved body, or hooks in place; an exit hook on
+// every way out, exceptions included; late probes for adaptive mode.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPIKETRAP_INSERT_H
+#define SPIKETRAP_INSERT_H
+
+#include "llvm/IR/DerivedTypes.h"
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Module;
+class StructType;
+class Triple;
+} // namespace llvm
+
+namespace spiketrap {
+
+/// The runtime's entry points, declared in the module being instrumented.
+struct Hooks {
+  llvm::FunctionCallee Enter, EnterLate, Exit;
+};
+
+/// Declares the hooks in \p M (nounwind: the runtime never throws).
+Hooks declareHooks(llvm::Module &M);
+
+/// Times \p F with the descriptor \p Desc (of type \p DescTy): calls
+/// __spiketrap_enter at its entry and __spiketrap_exit wherever it returns or
+/// an exception leaves it, through a thunk when its body can move, else in
+/// place. Returns whether \p F became a thunk.
+bool insertHooks(llvm::Function &F, llvm::GlobalVariable *Desc,
+                 llvm::StructType *DescTy, const Hooks &H,
+                 const llvm::Triple &TT);
+
+} // namespace spiketrap
+
+#endif // SPIKETRAP_INSERT_H

@@ -1,0 +1,68 @@
+// RUN: %clang %spiketrap -g -O0 %s -o %t.O0
+// RUN: %t.O0 | FileCheck %s
+// RUN: %clang %spiketrap -g -O2 %s -o %t.O2
+// RUN: %t.O2 | FileCheck %s
+
+// The descriptors the pass emits, read through the C struct of spiketrap.h
+// (both built from spiketrap_descriptor.inc): every field the pass sets is
+// where the runtime reads it, and the off switch the pass's code tests is
+// the one the runtime writes. Hooks of our own stand in for the runtime.
+
+#include "spiketrap.h"
+#include <stdio.h>
+#include <time.h>
+
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+char CAT(__spiketrap_abi_v, SPIKETRAP_ABI_VERSION);
+
+void __spiketrap_enter(spiketrap_desc *D, void *Frame) {
+  printf("enter %s line=%u flags=%u threshold=%llu children=%llu "
+         "channel=%s timed_until=%llu file=%s\n",
+         D->name, D->line, D->flags, (unsigned long long)D->threshold_ns,
+         (unsigned long long)D->children_threshold_ns,
+         D->channel ? D->channel : "-", (unsigned long long)D->timed_until,
+         D->file);
+  for (uint32_t I = 0; I != D->num_callees; ++I) {
+    const char *Entry = (const char *)&D->callees[I];
+    printf("  callee %s\n", ((const spiketrap_desc *)(Entry + D->callees[I]))->name);
+  }
+  // Switched off: later calls must skip both hooks.
+  D->off = 1;
+}
+void __spiketrap_exit(spiketrap_desc *D, void *Frame) {
+  printf("exit %s\n", D->name);
+}
+void __spiketrap_enter_late(spiketrap_desc *D, void *Frame) {}
+
+void parent(void);
+void leaf(void);
+
+// CHECK:      enter main line=[[#@LINE+3]] flags=1 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK-NEXT:   callee parent
+// Switched off: the second call prints nothing.
+int main(void) {
+  parent();
+  parent();
+  return 0;
+}
+
+// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=1 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK-NEXT:   callee leaf
+SPIKETRAP_CHILDREN_THRESHOLD_MS(2)
+SPIKETRAP_IGNORE
+__attribute__((noinline)) void parent(void) { leaf(); }
+
+// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=6 threshold=250000 children=0 channel=net timed_until=18446744073709551615 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: exit leaf
+SPIKETRAP_THRESHOLD_US(250)
+SPIKETRAP_CHANNEL("net")
+SPIKETRAP_IGNORE_CHILDREN
+__attribute__((noinline)) void leaf(void) {
+  struct timespec Zero = {0, 0};
+  nanosleep(&Zero, 0);
+}
+
+// CHECK-NEXT: exit parent
+// CHECK-NEXT: exit main
+// CHECK-NOT:  {{.}}
