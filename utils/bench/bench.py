@@ -151,6 +151,10 @@ def per_call(args, st, out_dir):
                None, []),
         "d0": ("spiketrap, disabled at run time (enabled=0)", None, None,
                dict(os.environ, SPIKETRAP_OPTIONS="enabled=0"), []),
+        # The frame around a spike: every timed exit keeps the call.
+        "dr": ("spiketrap, every call timed, recent_calls=64", None, None,
+               dict(os.environ, SPIKETRAP_OPTIONS="adaptive=0 recent_calls=64"),
+               []),
         "e": ("XRay FDR", XRAY_FLAGS, [], xray_env, []),
     }
     if st["uftrace"]:
@@ -165,7 +169,7 @@ def per_call(args, st, out_dir):
                              v[2]) for k, v in V.items() if v[1] is not None}
         for k, f in futs.items():
             exes[k] = f.result()[0]
-    exes["d0"] = exes["da"] = exes["d"]
+    exes["d0"] = exes["da"] = exes["dr"] = exes["d"]
 
     def run_one(k):
         label, _, _, env, wrap = V[k]
@@ -302,6 +306,7 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "disabled": ("default", "enabled=0"),
         # The hang watchdog: a thread looking at every stack 4 times a second.
         "hang": ("default", "hang_after=1s"),
+        "recent": ("default", "recent_calls=64"),
     }
     if not st["all_differs"]:
         del runs["all"]
@@ -357,6 +362,7 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "all": "spiketrap, every function, adaptive=0" + st["all_note"],
         "disabled": "spiketrap default, disabled (enabled=0)",
         "hang": "spiketrap default + hang watchdog (hang_after=1s)",
+        "recent": "spiketrap default + recent_calls=64",
     }
     rows = []
     for k in keys:
