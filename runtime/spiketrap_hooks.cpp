@@ -216,7 +216,7 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   }
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
-          T.Status != StatusActive || !theClock.UseTsc ||
+          T.Status != StatusActive || !theClock.UseCounter ||
           (D->flags | D->threshold_ns | D->children_threshold_ns | D->off) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
@@ -226,7 +226,7 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   bump(T.Calls);
   uint64_t Calls = bump(D->calls);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/false);
-  endFrame(F, Addr, readTsc());
+  endFrame(F, Addr, readCounter());
   // Now and then, a look at whether this function ever comes close.
   if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 1))))
     return adaptLook(D, F.Threshold);
@@ -245,10 +245,10 @@ SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {
     return;
   uint32_t Depth = T.Depth;
   // Depth 0 (wraps) or past capacity, or not our frame on top.
-  if (SPIKETRAP_UNLIKELY(!theClock.UseTsc || Depth - 1 >= kMaxDepth ||
+  if (SPIKETRAP_UNLIKELY(!theClock.UseCounter || Depth - 1 >= kMaxDepth ||
                          T.Frames[Depth - 1].Addr != Addr))
     return exitSlow(T, uintptr_t(Addr));
-  uint64_t End = readTsc();
+  uint64_t End = readCounter();
   const Frame &F = T.Frames[Depth - 1];
   uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
   // Near its threshold (1/kCloseRatio of it) or over: the cold path counts
