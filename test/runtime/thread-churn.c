@@ -1,5 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=adaptive=0 %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=adaptive=0 %run %t 2>&1 | FileCheck %s
+// UNSUPPORTED: emulated
+// (under qemu-user the kernel's name of every thread is qemu's own.)
 
 // Threads that start and exit by the thousand: every call of every thread
 // is counted after the thread is gone (none lost, no slot leaked), and the
