@@ -26,9 +26,8 @@ config.environment.pop("SPIKETRAP_OPTIONS", None)
 plugin = config.spiketrap_plugin
 # Another target (utils/test-aarch64.sh): the host's clang and plugin compile
 # for it, a runtime built for it (a runtime-only build) is linked, and `%run`
-# runs the programs (e.g. under qemu-aarch64). Tests that need the host say
-# `UNSUPPORTED: emulated` (the program runs under an emulator) or
-# `REQUIRES: host` with the reason.
+# runs the programs (e.g. under qemu-aarch64). Tests that cannot work under
+# an emulator say `UNSUPPORTED: emulated`, with the reason.
 target = lit_config.params.get("spiketrap_target", "")
 runtime = config.spiketrap_runtime
 run = ""
@@ -43,11 +42,6 @@ if target:
         # a hiccup of the host (another process on the CPU) longer than a
         # 1 ms threshold: a failed test runs once more (lit says FLAKYPASS).
         config.test_retry_attempts = 1
-    config.available_features.add("target-" + target.split("-")[0])
-else:
-    import platform
-    config.available_features.add("host")
-    config.available_features.add("target-" + platform.machine())
 # The documented form: both flags, so -mllvm options reach the plugin on 19-21.
 st = "-fplugin=%s -fpass-plugin=%s -I%s" % (plugin, plugin, config.spiketrap_include)
 # A sanitizer build of the runtime: programs link with the same sanitizer,
