@@ -5,16 +5,13 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 namespace __spiketrap {
 
 // Monotonic nanoseconds until clockInit: a clock that is right, if slower.
 ClockState theClock = {false, 1000000000ull, 0, 0, 1ull << 32};
 
-static bool kernelUsesTsc() {
+bool kernelClocksourceIs(const char *Name) {
   int Fd = open("/sys/devices/system/clocksource/clocksource0/"
                 "current_clocksource",
                 O_RDONLY | O_CLOEXEC);
@@ -23,34 +20,27 @@ static bool kernelUsesTsc() {
   char Buf[16] = {};
   ssize_t N = read(Fd, Buf, sizeof(Buf) - 1);
   close(Fd);
-  return N >= 3 && strncmp(Buf, "tsc", 3) == 0;
+  size_t Len = strlen(Name);
+  return N >= ssize_t(Len) && strncmp(Buf, Name, Len) == 0;
 }
 
-bool tscUsable() {
-#if defined(__x86_64__) || defined(__i386__)
-  unsigned A, B, C, D;
-  // CPUID 0x80000007 EDX bit 8: invariant TSC (constant rate, never stops).
-  if (__get_cpuid(0x80000007, &A, &B, &C, &D) && (D & (1u << 8)))
-    return true;
-  // VMs often hide the bit; a kernel that keeps time with the TSC trusts it.
-  return kernelUsesTsc();
-#else
-  return false;
-#endif
-}
-
-// One (ticks, ns) pair read as close together as we can: the tightest of a
-// few tries bounds the error by the window between the two tick reads.
 static void setRate(uint64_t TicksPerSecond) {
   theClock.TicksPerSecond = TicksPerSecond ? TicksPerSecond : 1;
   theClock.TicksPerNsQ32 = uint64_t(
       ((unsigned __int128)theClock.TicksPerSecond << 32) / 1000000000ull);
 }
 
+static uint64_t readTicksOrdered() {
+  return theClock.UseCounter ? arch::readCounterOrdered() : monotonicNs();
+}
+
+// One (ticks, ns) pair read as close together as we can: the tightest of a
+// few tries bounds the error by the window between the two tick reads.
 static void readPair(uint64_t *Ticks, uint64_t *Ns) {
   uint64_t Best = UINT64_MAX;
   for (int I = 0; I < 8; ++I) {
-    uint64_t T0 = now(), N = monotonicNs(), T1 = now();
+    uint64_t T0 = readTicksOrdered(), N = monotonicNs(),
+             T1 = readTicksOrdered();
     if (T1 - T0 < Best) {
       Best = T1 - T0;
       *Ticks = T0 + (T1 - T0) / 2;
@@ -59,25 +49,31 @@ static void readPair(uint64_t *Ticks, uint64_t *Ns) {
   }
 }
 
+// 5 ms against CLOCK_MONOTONIC: ~1e-5 relative error, paid once.
+static void calibrate() {
+  uint64_t T0, N0, T1, N1;
+  readPair(&T0, &N0);
+  do
+    readPair(&T1, &N1);
+  while (N1 - N0 < 5000000);
+  setRate(uint64_t((unsigned __int128)(T1 - T0) * 1000000000ull / (N1 - N0)));
+}
+
 void clockInit(ClockMode Mode) {
-  bool Tsc = Mode == ClockMode::Tsc || (Mode == ClockMode::Auto && tscUsable());
-#if !defined(__x86_64__) && !defined(__i386__)
-  Tsc = false;
-#endif
-  theClock.UseTsc = Tsc;
+  bool Counter = arch::kHasCounter &&
+                 (Mode == ClockMode::Tsc ||
+                  (Mode == ClockMode::Auto && counterUsable()));
+  theClock.UseCounter = Counter;
   setRate(1000000000ull);
-  if (Tsc) {
-    uint64_t T0, N0, T1, N1;
-    readPair(&T0, &N0);
-    // 5 ms against CLOCK_MONOTONIC: ~1e-5 relative error, paid once.
-    do
-      readPair(&T1, &N1);
-    while (N1 - N0 < 5000000);
-    setRate(uint64_t((unsigned __int128)(T1 - T0) * 1000000000ull / (N1 - N0)));
-  }
+  if (Counter && arch::counterFrequency())
+    setRate(arch::counterFrequency()); // architectural: nothing to measure
+  else if (Counter)
+    calibrate();
   readPair(&theClock.StartTicks, &theClock.StartNs);
 }
 
-const char *clockName() { return theClock.UseTsc ? "tsc" : "monotonic"; }
+const char *clockName() {
+  return theClock.UseCounter ? arch::kCounterName : "monotonic";
+}
 
 } // namespace __spiketrap

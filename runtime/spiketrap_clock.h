@@ -1,26 +1,25 @@
 //===- spiketrap_clock.h - The time source of the hooks ---------*- C++ -*-===//
 //
-// Hooks read raw ticks: the invariant TSC (rdtsc, ~10 ns) when the CPU or the
-// kernel vouches for it, else CLOCK_MONOTONIC in nanoseconds (~25 ns). Ticks
-// become nanoseconds only outside the hooks, with the start-up calibration.
+// Hooks read raw ticks: the CPU's counter (spiketrap_arch.h: the invariant
+// TSC, ~10 ns, or AArch64's cntvct_el0) when it ticks at a constant rate,
+// else CLOCK_MONOTONIC in nanoseconds (~25 ns). Ticks become nanoseconds only
+// outside the hooks, with the counter's rate (calibrated on x86).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_CLOCK_H
 #define SPIKETRAP_CLOCK_H
 
+#include "spiketrap_arch.h"
 #include "spiketrap_defs.h"
 #include "spiketrap_flags.h"
 
 #include <stdint.h>
 #include <time.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 namespace __spiketrap {
 
 struct ClockState {
-  bool UseTsc;             // read by every hook
+  bool UseCounter;         // read by every hook
   uint64_t TicksPerSecond; // calibrated
   uint64_t StartTicks;     // at start-up, for "time since start"
   uint64_t StartNs;        // CLOCK_MONOTONIC at StartTicks
@@ -34,25 +33,18 @@ inline uint64_t monotonicNs() {
   return uint64_t(T.tv_sec) * 1000000000ull + uint64_t(T.tv_nsec);
 }
 
-// The hooks' fast paths, once they know the TSC is in use.
-SPIKETRAP_ALWAYS_INLINE uint64_t readTsc() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return monotonicNs();
-#endif
-}
+// The hooks' fast paths, once they know the counter is in use.
+SPIKETRAP_ALWAYS_INLINE uint64_t readCounter() { return arch::readCounter(); }
 
 SPIKETRAP_ALWAYS_INLINE uint64_t now() {
-#if defined(__x86_64__) || defined(__i386__)
-  if (SPIKETRAP_LIKELY(theClock.UseTsc))
-    return __rdtsc();
-#endif
+  if (arch::kHasCounter && SPIKETRAP_LIKELY(theClock.UseCounter))
+    return arch::readCounter();
   return monotonicNs();
 }
 
-// Whether the TSC is invariant (CPUID) or the kernel's clocksource is tsc.
-bool tscUsable();
+// Whether the CPU's counter ticks at a constant rate (on x86: the TSC is
+// invariant, or the kernel's clocksource is tsc).
+inline bool counterUsable() { return arch::counterUsable(); }
 // Chooses the source and calibrates it against CLOCK_MONOTONIC (a few ms).
 void clockInit(ClockMode Mode);
 

@@ -227,7 +227,7 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   }
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
-          T.Status != StatusActive || !theClock.UseTsc ||
+          T.Status != StatusActive || !theClock.UseCounter ||
           (D->flags | D->threshold_ns | D->children_threshold_ns | D->off) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
@@ -237,7 +237,7 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   bump(T.Calls);
   uint64_t Calls = bump(D->calls);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/false);
-  endFrame(F, Addr, readTsc());
+  endFrame(F, Addr, readCounter());
   // Now and then, a look at whether this function ever comes close.
   if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 1))))
     return adaptLook(D, F.Threshold);
@@ -259,7 +259,7 @@ SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {
   if (SPIKETRAP_UNLIKELY(!exitFastPath || Depth - 1 >= kMaxDepth ||
                          T.Frames[Depth - 1].Addr != Addr))
     return exitSlow(T, uintptr_t(Addr));
-  uint64_t End = readTsc();
+  uint64_t End = readCounter();
   const Frame &F = T.Frames[Depth - 1];
   uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
   // Near its threshold (1/kCloseRatio of it) or over: the cold path counts

@@ -59,11 +59,14 @@ void initOnce(char **Env) {
   flags.parse(Options);
   if (flags.help)
     flags.printHelp();
-  if (flags.clock == ClockMode::Tsc && !tscUsable())
+  if (flags.clock == ClockMode::Tsc && !arch::kHasCounter)
+    logLine("clock=tsc: this CPU has no counter the runtime reads; using "
+            "CLOCK_MONOTONIC");
+  else if (flags.clock == ClockMode::Tsc && !counterUsable())
     logLine("clock=tsc: this CPU does not report an invariant TSC; using it "
             "anyway");
   clockInit(flags.clock);
-  exitFastPath = theClock.UseTsc;
+  exitFastPath = theClock.UseCounter;
   recentInit();
   // The run's wall-clock start, at the instant times in reports count from
   // (after the 5 ms calibration).

@@ -1,6 +1,7 @@
 //===- spiketrap_spikes.cpp - Spike record arena --------------------------===//
 #include "spiketrap_spikes.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_arch.h"
 #include "spiketrap_signal.h"
 
 #include <link.h>
@@ -38,12 +39,9 @@ void populate(uint64_t Off, uint64_t Len) {
       (void)__atomic_load_n(Arena + P, __ATOMIC_RELAXED);
     return;
   }
-#if defined(__x86_64__)
-  // Kernels before 5.14: a locked add of 0 per page is a write the compiler
-  // cannot fold into a load (an atomic add of 0 in C++ can be).
+  // Kernels before 5.14: a write per page that changes nothing.
   for (uint64_t P = Off; P < Off + Len; P += 4096)
-    asm volatile("lock addq $0, (%0)" ::"r"(Arena + P) : "memory");
-#endif
+    arch::touchForWrite(Arena + P);
 }
 
 // Makes the arena resident up to Upto (rounded up to kPrefault).

@@ -10,6 +10,8 @@
 #ifndef SPIKETRAP_SPINLOCK_H
 #define SPIKETRAP_SPINLOCK_H
 
+#include "spiketrap_arch.h"
+
 #include <time.h>
 
 namespace __spiketrap {
@@ -17,7 +19,7 @@ namespace __spiketrap {
 // One round of waiting; Spins counts the rounds so far.
 inline void backOff(unsigned &Spins) {
   if (++Spins < 1000) {
-    __builtin_ia32_pause();
+    arch::spinHint();
     return;
   }
   timespec T = {0, 10000}; // async-signal-safe, and lets any priority run

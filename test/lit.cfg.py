@@ -24,6 +24,24 @@ config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PAT
 config.environment.pop("SPIKETRAP_OPTIONS", None)
 
 plugin = config.spiketrap_plugin
+# Another target (utils/test-aarch64.sh): the host's clang and plugin compile
+# for it, a runtime built for it (a runtime-only build) is linked, and `%run`
+# runs the programs (e.g. under qemu-aarch64). Tests that cannot work under
+# an emulator say `UNSUPPORTED: emulated`, with the reason.
+target = lit_config.params.get("spiketrap_target", "")
+runtime = config.spiketrap_runtime
+run = ""
+if target:
+    runtime = lit_config.params.get("spiketrap_runtime")
+    if not runtime:
+        lit_config.fatal("spiketrap_target needs --param spiketrap_runtime=<its libspiketrap.a>")
+    run = lit_config.params.get("spiketrap_run", "")
+    if run:
+        config.available_features.add("emulated")
+        # Emulation makes a run ~10x longer, and so ~10x likelier to meet
+        # a hiccup of the host (another process on the CPU) longer than a
+        # 1 ms threshold: a failed test runs once more (lit says FLAKYPASS).
+        config.test_retry_attempts = 1
 # The documented form: both flags, so -mllvm options reach the plugin on 19-21.
 st = "-fplugin=%s -fpass-plugin=%s -I%s" % (plugin, plugin, config.spiketrap_include)
 # A sanitizer build of the runtime: programs link with the same sanitizer,
@@ -50,16 +68,19 @@ import shutil
 if os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("root-setpriv")
 
+cross = " --target=" + target if target else ""
 config.substitutions += [
-    ("%clangxx", os.path.join(tools, "clang++") + san),
-    ("%clang", os.path.join(tools, "clang") + san),
+    ("%clangxx", os.path.join(tools, "clang++") + cross + san),
+    ("%clang", os.path.join(tools, "clang") + cross + san),
+    # Runs a program built by the test: on the host, the program itself.
+    ("%run", run),
     ("%opt", os.path.join(tools, "opt") + " -load-pass-plugin=" + plugin),
     # Runtime tests time every function, whatever the size heuristics say.
     ("%spiketrap_all", st + " -mllvm -spiketrap-instrument-all"),
     # The front-end plugin: attributes and no_instrument_function.
     ("%spiketrap_clang", "-fplugin=" + config.spiketrap_clang_plugin),
     ("%spiketrap", st),
-    ("%rtlib", config.spiketrap_runtime),
+    ("%rtlib", runtime),
     ("%plugin", plugin),
     ("%inc", config.spiketrap_include),
     ("%build_root", config.spiketrap_build_root),

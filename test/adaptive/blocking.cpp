@@ -1,7 +1,7 @@
 // RUN: %clangxx %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 // RUN: %clangxx %spiketrap -g -O0 %s %rtlib -o %t0
-// RUN: %t0 2>&1 | FileCheck %s
+// RUN: %run %t0 2>&1 | FileCheck %s
 
 // The canonical spike: a function fast 15,000 times that blocks once. The
 // pass marks functions that make blocking calls (here nanosleep) and adaptive

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report=none:report_json=%t.json %t
+// RUN: env SPIKETRAP_OPTIONS=report=none:report_json=%t.json %run %t
 // RUN: python3 %S/Inputs/grant-budget.py %t.json | FileCheck %s
 
 // Keeping a function timed after its spike is granted from one budget (8

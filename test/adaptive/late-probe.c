@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2>&1 | FileCheck %s
 // RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t.noprobe
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t.noprobe 2>&1 | FileCheck %s --check-prefix=NOPROBE
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t.noprobe 2>&1 | FileCheck %s --check-prefix=NOPROBE
 
 // A compute spike on a rarely taken path of a hot function that adaptive
 // mode switched off: the late probe before the path's loop times the call

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=10s:skip_list=%t.skip %t 2>&1
+// RUN: env SPIKETRAP_OPTIONS=threshold=10s:skip_list=%t.skip %run %t 2>&1
 // RUN: FileCheck %s --check-prefix=LIST < %t.skip
 // RUN: %clang %spiketrap_all -mllvm -spiketrap-list=%t.skip -g -O2 -c %s -o %t.o -Rpass-missed=spiketrap 2>&1 | FileCheck %s --check-prefix=REBUILD
 

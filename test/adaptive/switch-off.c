@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
-// RUN: %t > %t.on 2>&1
+// RUN: %run %t > %t.on 2>&1
 // RUN: FileCheck %s --check-prefix=ON < %t.on
-// RUN: env SPIKETRAP_OPTIONS=adaptive=0 %t > %t.off 2>&1
+// RUN: env SPIKETRAP_OPTIONS=adaptive=0 %run %t > %t.off 2>&1
 // RUN: FileCheck %s --check-prefix=OFF < %t.off
 
 // Without late probes (which would time the spike's loop at its own level:

@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap_all -mllvm -spiketrap-list=%S/Inputs/channels.txt -O1 -g %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s --check-prefix=ALL
-// RUN: env SPIKETRAP_OPTIONS=disable_channels=audio+net %t 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %run %t 2>&1 | FileCheck %s --check-prefix=ALL
+// RUN: env SPIKETRAP_OPTIONS=disable_channels=audio+net %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 
 // Channels: audio_mix is in "audio" by attribute, net_poll in "net" by a
 // list section. Disabled at start-up, neither is reported, but their callee

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=frame_budget_us=20000:report_json=%t.json %t > %t.out 2>&1
+// RUN: env SPIKETRAP_OPTIONS=frame_budget_us=20000:report_json=%t.json %run %t > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=FRAME < %t.out
 // RUN: FileCheck %s --check-prefix=SPIKE < %t.out
 // RUN: FileCheck %s --check-prefix=JSON < %t.json

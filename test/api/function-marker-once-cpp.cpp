@@ -1,7 +1,7 @@
 // RUN: %clangxx %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %run %t.O0 2>&1 | FileCheck %s
 // RUN: %clangxx %spiketrap_all -g -O2 %s %rtlib -o %t.O2
-// RUN: %t.O2 2>&1 | FileCheck %s
+// RUN: %run %t.O2 2>&1 | FileCheck %s
 // RUN: %clangxx %spiketrap_all -O2 -c %s -o /dev/null -Rpass-missed=spiketrap 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // C++ (the RAII scope, inlined even at -O0): a function with a marker, compiled with the plugin, is

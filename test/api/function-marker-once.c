@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %run %t.O0 2>&1 | FileCheck %s
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t.O2
-// RUN: %t.O2 2>&1 | FileCheck %s
+// RUN: %run %t.O2 2>&1 | FileCheck %s
 // RUN: %clang %spiketrap_all -O2 -c %s -o /dev/null -Rpass-missed=spiketrap 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A function with a SPIKETRAP_FUNCTION() marker, compiled with the plugin, is

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // Ignoring at run time: a frame that ignores itself is timed (its callees
 // keep it as parent) but not reported; a frame that ignores its children

@@ -1,5 +1,5 @@
 // RUN: %clangxx %spiketrap_all -O1 -g %s %rtlib -o %t
-// RUN: %t > %t.out 2>&1
+// RUN: %run %t > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=DESC < %t.out
 // RUN: FileCheck %s --check-prefix=OT < %t.out
 

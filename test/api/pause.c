@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // Pause and thread activity: time between pause and unpause does not count
 // towards the open frames (wait_vsync's 50 ms paused wait is not a spike),

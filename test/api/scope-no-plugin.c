@@ -1,5 +1,5 @@
 // RUN: %clang -O2 -I%inc %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=50ms %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=threshold=50ms %run %t 2>&1 | FileCheck %s
 
 // Manual scopes need no compiler support: a program built by plain clang,
 // without the plugin, reports its marked function and nested sections, with

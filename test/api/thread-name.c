@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -lpthread -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // A thread named through the API is reported by that name, whatever the
 // kernel calls it.

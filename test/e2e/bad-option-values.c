@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS="threshold=18446744073.9999s:spike_memory=1.5M:report='x" %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS="threshold=18446744073.9999s:spike_memory=1.5M:report='x" %run %t 2>&1 | FileCheck %s
 
 // Values out of range get one line each and keep the default instead of
 // wrapping (issue 13, finding 8); a fraction of a size unit is taken as

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS="threshold=fast:colour=red:spike_memory=12X:clock=sundial" %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS="threshold=fast:colour=red:spike_memory=12X:clock=sundial" %run %t 2>&1 | FileCheck %s
 
 // Each bad SPIKETRAP_OPTIONS entry gets one line naming it and what is
 // expected; the defaults stay and the program runs (with nothing to report,

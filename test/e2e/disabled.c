@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=enabled=0 %t 2>&1 | count 0
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=enabled=0 %run %t 2>&1 | count 0
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // enabled=0 switches the runtime off: the program runs, no report is written.
 

@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap_all -g -O2 -c %S/Inputs/c_apply.c -o %t.c.o
 // RUN: %clangxx %spiketrap_all -g -O2 %s %t.c.o %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // When an exception skips a frame's exit hook (here: C code, compiled without
 // exception support, between the throw and the catch), the runtime drops

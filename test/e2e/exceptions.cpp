@@ -1,9 +1,9 @@
 // RUN: %clangxx %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 > %t.O0.out 2>&1
+// RUN: %run %t.O0 > %t.O0.out 2>&1
 // RUN: FileCheck %s --check-prefix=THROW < %t.O0.out
 // RUN: FileCheck %s --check-prefix=AFTER < %t.O0.out
 // RUN: %clangxx %spiketrap_all -g -O2 %s %rtlib -o %t.O2
-// RUN: %t.O2 > %t.O2.out 2>&1
+// RUN: %run %t.O2 > %t.O2.out 2>&1
 // RUN: FileCheck %s --check-prefix=THROW < %t.O2.out
 // RUN: FileCheck %s --check-prefix=AFTER < %t.O2.out
 

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=verbosity=1 %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s
 
 // Functions that never come near the threshold are counted, not reported
 // (verbosity=1 prints the totals of a run that had nothing to report).

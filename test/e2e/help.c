@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=help=1 %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=help=1 %run %t 2>&1 | FileCheck %s
 
 // help=1 lists every option with its default and meaning, and the program
 // still runs.

@@ -1,11 +1,11 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// RUN: %run %t 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: rm -f %t.json
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %t 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: env SPIKETRAP_OPTIONS=report=%t.txt %t 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// RUN: env SPIKETRAP_OPTIONS=report=%t.txt %run %t 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: FileCheck %s --check-prefix=TOTALS < %t.txt
-// RUN: env SPIKETRAP_OPTIONS=verbosity=1 %t 2>&1 | FileCheck %s --check-prefix=TOTALS
+// RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s --check-prefix=TOTALS
 
 // Quiet like a sanitizer: a run with no spike, nothing dropped and no call
 // past the depth prints nothing at exit. Files asked for by name are still

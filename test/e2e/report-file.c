@@ -1,8 +1,8 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: env SPIKETRAP_OPTIONS=report=%t.dir/spikes.%%p.txt %t 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=report=%t.dir/spikes.%%p.txt %run %t 2>&1 | count 0
 // RUN: cat %t.dir/spikes.*.txt | FileCheck %s
-// RUN: env SPIKETRAP_OPTIONS=report=%t.dir/no/such/dir/r.txt %t 2>&1 | FileCheck %s --check-prefixes=FALLBACK,CHECK
+// RUN: env SPIKETRAP_OPTIONS=report=%t.dir/no/such/dir/r.txt %run %t 2>&1 | FileCheck %s --check-prefixes=FALLBACK,CHECK
 
 // report=PATH writes the report to a file, %p becoming the pid; a path that
 // cannot be written falls back to stderr with a line saying so.

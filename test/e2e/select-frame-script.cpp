@@ -1,5 +1,5 @@
 // RUN: %clangxx %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // Thresholds from attributes, end to end: the frame function may take 200 ms
 // and the script step 20 ms, while everything else keeps the runtime's 1 ms.

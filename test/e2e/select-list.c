@@ -1,7 +1,7 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %clang %spiketrap -g -O2 -I%S -mllvm -spiketrap-list=%t/spiketrap.txt \
 // RUN:   %t/game.c %t/vendor/codec.c %rtlib -o %t/game
-// RUN: %t/game 2>&1 | FileCheck %s
+// RUN: %run %t/game 2>&1 | FileCheck %s
 
 // A filter list gives code that cannot be edited its thresholds, end to end:
 // every function of the vendored codec (src:) may take 200 ms, so its 4 ms

@@ -1,4 +1,7 @@
 // REQUIRES: root-setpriv
+// UNSUPPORTED: emulated
+// (qemu-user is not setuid: the kernel starts it without AT_SECURE, so the
+// program cannot know it is setuid.)
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
 // RUN: bash %S/Inputs/run-setuid.sh %t | FileCheck %s
 

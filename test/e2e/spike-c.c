@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %run %t.O0 2>&1 | FileCheck %s
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t.O2
-// RUN: %t.O2 2>&1 | FileCheck %s
+// RUN: %run %t.O2 2>&1 | FileCheck %s
 
 // A C function that busy-waits past the 1 ms default is reported with its
 // caller chain, each level with file:line, and callers that also went over

@@ -1,7 +1,7 @@
 // RUN: %clangxx %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %run %t.O0 2>&1 | FileCheck %s
 // RUN: %clangxx %spiketrap_all -g -O2 %s %rtlib -o %t.O2
-// RUN: %t.O2 2>&1 | FileCheck %s
+// RUN: %run %t.O2 2>&1 | FileCheck %s
 
 // C++ methods are reported by their demangled names; a spike that repeats on
 // the same stack is reported once, with how often it happened. (The spike

@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %t 2>&1 | FileCheck %s --allow-empty --check-prefix=HIGH
-// RUN: env SPIKETRAP_OPTIONS=threshold=500us %t 2>&1 | FileCheck %s --check-prefix=LOW
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2>&1 | FileCheck %s --allow-empty --check-prefix=HIGH
+// RUN: env SPIKETRAP_OPTIONS=threshold=500us %run %t 2>&1 | FileCheck %s --check-prefix=LOW
 
 // SPIKETRAP_OPTIONS=threshold=... sets the global threshold.
 

@@ -1,7 +1,7 @@
 // Sanitizers install their own SIGSEGV handler: the action is not the default.
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O1 -pthread %s %rtlib -o %t
-// RUN: not %t 2>&1 | FileCheck %s
+// RUN: not %run %t 2>&1 | FileCheck %s
 
 // The runtime's crash handler stands in for the default action only: the
 // program is told the action is the default, and a handler it installs

@@ -1,10 +1,10 @@
 // Sanitizers handle SIGSEGV themselves: the runtime leaves it to them.
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O1 -g -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json not --crash %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json not --crash %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
-// RUN: env SPIKETRAP_OPTIONS=crash_report=0 not --crash %t 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: env SPIKETRAP_OPTIONS=crash_report=0 not --crash %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 
 // A fatal signal the program leaves at its default action writes the
 // reports, with the calls open on every thread (the crashing thread's say

@@ -1,11 +1,11 @@
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
 // RUN: rm -rf %t.dir && mkdir %t.dir
 // RUN: env SPIKETRAP_OPTIONS=threshold=20us:report_signal=USR1:report=%t.dir/r.%%p.txt \
-// RUN:   timeout 240 %t storm 2>%t.err | FileCheck %s
+// RUN:   timeout 240 %run %t storm 2>%t.err | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=threshold=20us:live_log=1:report=%t.dir/l.%%p.txt \
-// RUN:   timeout 240 %t 2>%t.err | FileCheck %s
+// RUN:   timeout 240 %run %t 2>%t.err | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=threshold=20us:live_log=1:report=%t.dir/c.%%p.txt \
-// RUN:   %t child-spike 2>&1 >/dev/null | FileCheck %s --check-prefix=LIVE
+// RUN:   %run %t child-spike 2>&1 >/dev/null | FileCheck %s --check-prefix=LIVE
 // TSan does not let a child of a multi-threaded process start threads.
 // UNSUPPORTED: sanitize-thread
 

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all %spiketrap_clang -g -O1 -pthread %s %rtlib -o %t
-// RUN: timeout 120 %t | FileCheck %s
+// RUN: timeout 120 %run %t | FileCheck %s
 
 // A signal handled while fork() holds the runtime's thread registry lock
 // (signals that arrive during fork are delivered as it returns, before the

@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: rm -rf %t.dir && mkdir %t.dir
-// RUN: env SPIKETRAP_OPTIONS=report=%t.dir/r.%%p.txt %t > %t.pids
+// RUN: env SPIKETRAP_OPTIONS=report=%t.dir/r.%%p.txt %run %t > %t.pids
 // RUN: sh -c 'FileCheck %s --check-prefix=PARENT < %t.dir/r.$(grep parent %t.pids | cut -d" " -f2).txt'
 // RUN: sh -c 'FileCheck %s --check-prefix=CHILD < %t.dir/r.$(grep child %t.pids | cut -d" " -f2).txt'
 

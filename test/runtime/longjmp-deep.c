@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 // RUN: %clang %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %run %t.O0 2>&1 | FileCheck %s
 
 // longjmp out of a stack deeper than the 256 frames the runtime records
 // (issue 13, finding 5): the calls past the capacity have no frame, yet the

@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O0 %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %run %t.O0 2>&1 | FileCheck %s
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t.O2
-// RUN: %t.O2 2>&1 | FileCheck %s
+// RUN: %run %t.O2 2>&1 | FileCheck %s
 
 // longjmp skips the exit hooks of the frames it jumps over: they are dropped
 // by frame address at the next hook, without a false spike (they ran long,

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 // UNSUPPORTED: sanitize-address, sanitize-thread
 
 // The runtime calling instrumented code does not recurse into itself: here

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // A handler that leaves by siglongjmp never returns to its trampoline: the
 // frames it jumped over (the interrupted ones and its own) are dropped, no

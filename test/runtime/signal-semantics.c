@@ -1,7 +1,7 @@
 // RUN: %clang -g -O1 -Wno-deprecated-declarations %s -o %t.plain
 // RUN: %clang %spiketrap_all -g -O1 -Wno-deprecated-declarations %s %rtlib -o %t.inst
-// RUN: %t.plain > %t.plain.out
-// RUN: env SPIKETRAP_OPTIONS=threshold=10s %t.inst > %t.inst.out 2> %t.inst.err
+// RUN: %run %t.plain > %t.plain.out
+// RUN: env SPIKETRAP_OPTIONS=threshold=10s %run %t.inst > %t.inst.out 2> %t.inst.err
 // RUN: diff %t.plain.out %t.inst.out
 // RUN: FileCheck %s < %t.inst.out
 // RUN: count 0 < %t.inst.err
@@ -99,12 +99,19 @@ static const char *name(void *P) {
 static void printAction(const char *What, int Sig) {
   struct sigaction Q;
   sigaction(Sig, 0, &Q);
+  // glibc sets the restorer on x86 only; elsewhere (AArch64) the kernel
+  // gets, and gives back, whatever glibc's stack held there.
+#if defined(__x86_64__) || defined(__i386__)
+  int Restorer = Q.sa_restorer != 0;
+#else
+  int Restorer = -1;
+#endif
   printf("%s: %s flags %#x mask USR1 %d USR2 %d ALRM %d restorer %d\n", What,
          name((Q.sa_flags & SA_SIGINFO) ? (void *)Q.sa_sigaction
                                         : (void *)Q.sa_handler),
          Q.sa_flags, sigismember(&Q.sa_mask, SIGUSR1),
          sigismember(&Q.sa_mask, SIGUSR2), sigismember(&Q.sa_mask, SIGALRM),
-         Q.sa_restorer != 0);
+         Restorer);
 }
 
 // glibc fills only the kernel's part of sa_mask: compare signal by signal.
@@ -166,7 +173,10 @@ static volatile int Depth, Calls, Nested, InHandlerDfl;
 static volatile int BlockedSelf, BlockedUsr2;
 
 static void resetHandler(int Sig) {
+  // Zeroed: glibc fills sa_restorer only where the kernel's action has one
+  // (x86, not AArch64), else it would be whatever the stack held.
   struct sigaction Q;
+  memset(&Q, 0, sizeof(Q));
   sigaction(Sig, 0, &Q);
   InHandlerDfl = Q.sa_handler == SIG_DFL;
 }

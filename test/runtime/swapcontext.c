@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: %t > %t.out 2>&1
+// RUN: %run %t > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=FIBER < %t.out
 // RUN: FileCheck %s --check-prefix=AFTER < %t.out
 

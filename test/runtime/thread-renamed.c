@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -O2 -pthread %s %rtlib -o %t
-// RUN: %t 2>&1 | FileCheck %s
+// RUN: %run %t 2>&1 | FileCheck %s
 
 // A thread renamed by another thread after its first hook call is reported
 // by its new name (the runtime reads names at registration and follows

@@ -1,7 +1,7 @@
 // RUN: %clangxx %spiketrap_all -g -O0 -pthread %s %rtlib -o %t.O0
-// RUN: %t.O0 2>&1 | FileCheck %s
+// RUN: %run %t.O0 2>&1 | FileCheck %s
 // RUN: %clangxx %spiketrap_all -g -O2 -pthread %s %rtlib -o %t.O2
-// RUN: %t.O2 2>&1 | FileCheck %s
+// RUN: %run %t.O2 2>&1 | FileCheck %s
 
 // Many threads at once, each with its own stack: each thread's spike is
 // reported under its pthread_setname_np name with its own caller chain, and

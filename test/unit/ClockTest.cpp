@@ -23,16 +23,16 @@ void expectCalibrated(ClockMode Mode) {
 }
 
 TEST(Clock, TscCalibratedAgainstMonotonic) {
-  if (!tscUsable())
+  if (!counterUsable())
     GTEST_SKIP() << "no invariant TSC on this machine";
   expectCalibrated(ClockMode::Tsc);
-  EXPECT_TRUE(theClock.UseTsc);
+  EXPECT_TRUE(theClock.UseCounter);
   EXPECT_GT(theClock.TicksPerSecond, 100000000u); // no real TSC runs slower
 }
 
 TEST(Clock, MonotonicFallbackCountsNanoseconds) {
   expectCalibrated(ClockMode::Monotonic);
-  EXPECT_FALSE(theClock.UseTsc);
+  EXPECT_FALSE(theClock.UseCounter);
   EXPECT_EQ(theClock.TicksPerSecond, 1000000000u);
   EXPECT_EQ(nsToTicks(12345), 12345u);
   clockInit(ClockMode::Auto);
@@ -60,7 +60,7 @@ TEST(Clock, ConversionsSaturate) {
 
 TEST(Clock, AutoPicksTscWhenUsable) {
   clockInit(ClockMode::Auto);
-  EXPECT_EQ(theClock.UseTsc, tscUsable());
+  EXPECT_EQ(theClock.UseCounter, counterUsable());
 }
 
 } // namespace

@@ -1,0 +1,22 @@
+# Cross-compiles the runtime for AArch64 Linux with the host's clang
+# (cmake -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
+#  -DSPIKETRAP_RUNTIME_ONLY=ON; utils/test-aarch64.sh). Clang finds the
+# Debian cross sysroot (/usr/aarch64-linux-gnu, from libc6-dev-arm64-cross
+# and libstdc++-12-dev-arm64-cross) by itself; fmt's headers are
+# architecture-independent and come from the host's /usr/include.
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+set(SPIKETRAP_LLVM_VERSION 19 CACHE STRING "clang-<N> to cross-compile with")
+set(CMAKE_C_COMPILER clang-${SPIKETRAP_LLVM_VERSION})
+set(CMAKE_CXX_COMPILER clang++-${SPIKETRAP_LLVM_VERSION})
+set(CMAKE_C_COMPILER_TARGET aarch64-linux-gnu)
+set(CMAKE_CXX_COMPILER_TARGET aarch64-linux-gnu)
+# The partial link and the localizing need tools that read AArch64 objects:
+# LLVM's own, whatever the host's binutils are.
+set(_llvm /usr/lib/llvm-${SPIKETRAP_LLVM_VERSION}/bin)
+set(CMAKE_AR ${_llvm}/llvm-ar CACHE FILEPATH "")
+set(CMAKE_RANLIB ${_llvm}/llvm-ranlib CACHE FILEPATH "")
+set(CMAKE_NM ${_llvm}/llvm-nm CACHE FILEPATH "")
+set(CMAKE_OBJCOPY ${_llvm}/llvm-objcopy CACHE FILEPATH "")
+find_program(CMAKE_LINKER NAMES aarch64-linux-gnu-ld ld.lld-${SPIKETRAP_LLVM_VERSION} ld.lld
+  REQUIRED)

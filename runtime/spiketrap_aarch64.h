@@ -1,0 +1,55 @@
+//===- spiketrap_aarch64.h - AArch64 primitives (spiketrap_arch.h) -*- C++ -*-===//
+//
+// The generic timer's virtual counter, cntvct_el0: constant rate by the
+// architecture, readable from user mode on Linux (its vDSO reads it too),
+// its rate in cntfrq_el0, so no calibration.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_AARCH64_H
+#define SPIKETRAP_AARCH64_H
+
+#include "spiketrap_defs.h"
+
+namespace __spiketrap::arch {
+
+constexpr bool kHasCounter = true;
+constexpr const char *kCounterName = "cntvct";
+
+SPIKETRAP_ALWAYS_INLINE uint64_t readCounter() {
+  uint64_t V;
+  asm volatile("mrs %0, cntvct_el0" : "=r"(V));
+  return V;
+}
+// isb: the read waits for the instructions before it (as Linux's vDSO does).
+inline uint64_t readCounterOrdered() {
+  uint64_t V;
+  asm volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(V)::"memory");
+  return V;
+}
+
+inline bool counterUsable() { return true; }
+
+inline uint64_t counterFrequency() {
+  uint64_t F;
+  asm volatile("mrs %0, cntfrq_el0" : "=r"(F));
+  return F;
+}
+
+inline void spinHint() { asm volatile("yield" ::: "memory"); }
+
+// Load-exclusive/store-exclusive of the same value: a real store whatever
+// the compiler knows, on every AArch64 (no LSE needed).
+inline void touchForWrite(char *P) {
+  uint64_t V;
+  uint32_t Failed;
+  asm volatile("1: ldxr %0, [%2]\n\t"
+               "stxr %w1, %0, [%2]\n\t"
+               "cbnz %w1, 1b"
+               : "=&r"(V), "=&r"(Failed)
+               : "r"(P)
+               : "memory");
+}
+
+} // namespace __spiketrap::arch
+
+#endif // SPIKETRAP_AARCH64_H

@@ -1,0 +1,51 @@
+//===- spiketrap_x86_64.h - x86 primitives (spiketrap_arch.h) ---*- C++ -*-===//
+//
+// The TSC: rdtsc (~10 ns), calibrated at start-up, trusted when invariant.
+// Also used for 32-bit x86 (all but touchForWrite).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_X86_64_H
+#define SPIKETRAP_X86_64_H
+
+#include "spiketrap_defs.h"
+
+#include <cpuid.h>
+#include <x86intrin.h>
+
+namespace __spiketrap::arch {
+
+constexpr bool kHasCounter = true;
+constexpr const char *kCounterName = "tsc";
+
+SPIKETRAP_ALWAYS_INLINE uint64_t readCounter() { return __rdtsc(); }
+// Calibration takes the tightest of several pairs, which bounds the error
+// without a fence.
+inline uint64_t readCounterOrdered() { return __rdtsc(); }
+
+inline bool counterUsable() {
+  unsigned A, B, C, D;
+  // CPUID 0x80000007 EDX bit 8: invariant TSC (constant rate, never stops).
+  if (__get_cpuid(0x80000007, &A, &B, &C, &D) && (D & (1u << 8)))
+    return true;
+  // VMs often hide the bit; a kernel that keeps time with the TSC trusts it.
+  return kernelClocksourceIs("tsc");
+}
+
+// The TSC's rate is not architectural: calibrate.
+inline uint64_t counterFrequency() { return 0; }
+
+inline void spinHint() { __builtin_ia32_pause(); }
+
+inline void touchForWrite(char *P) {
+#if defined(__x86_64__)
+  // A locked add of 0 is a write the compiler cannot fold into a load (an
+  // atomic add of 0 in C++ can be).
+  asm volatile("lock addq $0, (%0)" ::"r"(P) : "memory");
+#else
+  asm volatile("lock addl $0, (%0)" ::"r"(P) : "memory");
+#endif
+}
+
+} // namespace __spiketrap::arch
+
+#endif // SPIKETRAP_X86_64_H
