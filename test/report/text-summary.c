@@ -8,7 +8,7 @@
 
 #include "../e2e/Inputs/spin.h"
 
-__attribute__((noinline)) void load_zone(void) { spin_ns(30000000); }
+__attribute__((noinline)) void load_zone(void) { spin_ns(150000000); }
 __attribute__((noinline)) void draw(void) { spin_ns(6000000); }
 __attribute__((noinline)) void quick(void) { __asm__ volatile(""); }
 __attribute__((noinline)) void frame(int i) {
