@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
 // RUN: rm -rf %t.d && mkdir -p %t.d
-// RUN: env SPIKETRAP_OPTIONS="report_html=%t.d/r.html report_trace=%t.d/t.json report_folded=%t.d/r.folded suggest_list=%t.d/s.list" %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS="report_html=%t.d/r.html report_trace=%t.d/t.json report_folded=%t.d/r.folded suggest_list=%t.d/s.list" %run %t 2>&1 | FileCheck %s
 // RUN: ls %t.d | count 0
 
 // The formats the runtime no longer writes (spiketrap-report makes them from
