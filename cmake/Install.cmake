@@ -20,7 +20,7 @@ install(FILES runtime/include/spiketrap.h runtime/include/spiketrap_descriptor.i
 install(PROGRAMS utils/spiketrap-report ${_gen}/spiketrap-clang DESTINATION bin)
 install(CODE "file(CREATE_LINK spiketrap-clang
   \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/spiketrap-clang++\" SYMBOLIC)")
-install(FILES cmake/exports.list runtime/spiketrap_report.html
+install(FILES cmake/exports.list utils/spiketrap-report.html
   docs/report-schema.json DESTINATION share/spiketrap)
 install(FILES README.md DESTINATION share/doc/spiketrap)
 install(DIRECTORY docs/ DESTINATION share/doc/spiketrap/docs)

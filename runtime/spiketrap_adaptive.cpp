@@ -2,8 +2,6 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_report_formats.h"
-#include "spiketrap_report_model.h"
 #include "spiketrap_thread.h"
 
 namespace __spiketrap {
@@ -11,7 +9,6 @@ namespace __spiketrap {
 namespace {
 // The skippable functions, in the order they were found. Written with one
 // atomic add each (from hooks, so no lock), read by the report.
-constexpr uint32_t kMaxSkippable = 1 << 16;
 spiketrap_desc *Skippable[kMaxSkippable];
 uint32_t NumSkippable;
 } // namespace
@@ -123,41 +120,13 @@ void adaptDetachRange(uintptr_t Lo, uintptr_t Hi) {
   }
 }
 
-namespace {
-// A function that can block, spiked or was a candidate for a spike: not for
-// a list that would hide it for good.
-bool keptTimed(const spiketrap_desc *D, const ReportModel &M) {
-  size_t Id = M.functionId(D);
-  return D->rearms || D->timed_until == UINT64_MAX ||
-         (Id != kNone && M.function(Id).Spikes);
+uint32_t numSkippable() {
+  return __atomic_load_n(&NumSkippable, __ATOMIC_RELAXED);
 }
-} // namespace
 
-void writeSkipList(Buffer &B, const ReportModel &M) {
-  uint32_t N = __atomic_load_n(&NumSkippable, __ATOMIC_RELAXED);
-  B.format("# spiketrap skip list: functions called at least {} times of "
-           "which at most 1 in {}\n# took 1/{} of their threshold. Compile "
-           "with -mllvm -spiketrap-list=<this file>\n# to leave them out; a "
-           "spike below one is reported at its nearest timed caller.\n",
-           kAdaptEvery, kNearShare, kCloseRatio);
-  if (N > kMaxSkippable)
-    B.format("# ({} more not listed: the table is full)\n", N - kMaxSkippable);
-  B.format("[never]\n");
-  for (uint32_t I = 0; I < N && I < kMaxSkippable; ++I) {
-    const spiketrap_desc *D = __atomic_load_n(&Skippable[I], __ATOMIC_ACQUIRE);
-    if (!D || !D->name || keptTimed(D, M))
-      continue;
-    B.format("# {} calls, {} near the threshold",
-             __atomic_load_n(&D->calls, __ATOMIC_RELAXED),
-             __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED));
-    if (D->file && D->file[0]) {
-      B.format(", ");
-      formatListComment(B, D->file);
-      B.format(":{}", D->line);
-    }
-    B.push_back('\n');
-    formatListEntry(B, D->name);
-  }
+const spiketrap_desc *skippableAt(uint32_t I) {
+  return I < kMaxSkippable ? __atomic_load_n(&Skippable[I], __ATOMIC_ACQUIRE)
+                           : nullptr;
 }
 
 } // namespace __spiketrap

@@ -23,9 +23,6 @@
 
 namespace __spiketrap {
 
-class Buffer;
-class ReportModel;
-
 // A power of two (a mask test). 4096 from the sweep in docs/performance.md:
 // 4x less timed learning than 16384; 1024 switches off a function with one
 // near call in 500 at its first look 39% of the time (4096: 9%, 16384: 0.1%).
@@ -85,8 +82,13 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End);
 // Before a shared object is unloaded: forget its descriptors.
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi);
 
-// skip_list=: the skippable functions as a [never] section.
-void writeSkipList(Buffer &B, const ReportModel &M);
+// The functions found skippable, for skip_list= (spiketrap_report_lists.cpp):
+// how many were found (may exceed kMaxSkippable: the table is full), and the
+// I-th in the order found (null past the table, or once its shared object
+// was unloaded).
+constexpr uint32_t kMaxSkippable = 1 << 16;
+uint32_t numSkippable();
+const spiketrap_desc *skippableAt(uint32_t I);
 
 } // namespace __spiketrap
 

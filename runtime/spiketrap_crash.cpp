@@ -12,7 +12,7 @@
 #include "spiketrap_alloc.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
-#include "spiketrap_init.h"
+#include "spiketrap_report.h"
 #include "spiketrap_thread.h"
 
 #include <errno.h>

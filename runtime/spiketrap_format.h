@@ -4,6 +4,8 @@
 // malloc-backed buffer: no std::string, no operator new, so the runtime links
 // into C programs and never meets a user's own fmt. Never include this from
 // the hooks: formatting happens only at start-up and in the report.
+// The pieces every writer shares live here, once: durations, JSON strings,
+// locations.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_FORMAT_H
@@ -19,6 +21,8 @@
 #endif
 #include <fmt/format.h>
 #include <stdlib.h>
+
+struct spiketrap_desc;
 
 namespace __spiketrap {
 
@@ -53,6 +57,14 @@ template <typename... T> void logLine(fmt::format_string<T...> F, T &&...Args) {
 // "12.851 ms", "850 us", "2.000 s": integer arithmetic only, so fmt's
 // floating-point code stays out of the hot page set and the output is stable.
 void formatDuration(Buffer &B, uint64_t Ns);
+// A threshold as list files and SPIKETRAP_OPTIONS spell it: "20ms", "500us",
+// "2s" (the largest unit that keeps the number whole).
+void formatListDuration(Buffer &B, uint64_t Ns);
+// A JSON string literal: quoted, escaped, '<' as \u003c so the text can sit
+// inside an HTML <script>, invalid UTF-8 as U+FFFD.
+void jsonString(Buffer &B, const char *S);
+// "name (file:line)", as much of it as the descriptor knows.
+void printLocation(Buffer &B, const spiketrap_desc *D);
 
 } // namespace __spiketrap
 

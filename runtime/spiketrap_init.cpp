@@ -6,6 +6,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_report.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_recent.h"

@@ -18,13 +18,6 @@ void apiInit();
 // never).
 void lastFrameMark(uint64_t &Ticks, uint32_t &Tid);
 
-// Writes the report to the configured destination. Crash: from a fatal
-// signal's handler (spiketrap_crash.cpp): no lock is waited for.
-void writeReport(bool Crash = false);
-// In a forked child: the report's lock is new (the thread that held it at
-// the fork, if any, is not in the child).
-void reportAfterForkChild();
-
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_INIT_H

@@ -9,6 +9,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_init.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"

@@ -1,16 +1,16 @@
 //===- spiketrap_report.cpp - Writing the reports -------------------------===//
 //
 // At exit, on demand (spiketrap_report()) or on a signal: reads the spike
-// records once and writes each format the options ask for to its own
-// destination. Runs outside the hooks, so it may allocate and format.
+// records once and writes each format the options ask for (text, JSON, skip
+// list) to its own destination. Runs outside the hooks, so it may allocate
+// and format.
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_report.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_init.h"
 #include "spiketrap_crash.h"
 #include "spiketrap_livelog.h"
-#include "spiketrap_adaptive.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
@@ -36,10 +36,6 @@ struct Output {
 const Output Outputs[] = {
     {&flags.report, writeText, "report"},
     {&flags.report_json, writeJson, "report_json"},
-    {&flags.report_trace, writeTrace, "report_trace"},
-    {&flags.report_folded, writeFolded, "report_folded"},
-    {&flags.report_html, writeHtml, "report_html"},
-    {&flags.suggest_list, writeSuggestList, "suggest_list"},
     {&flags.skip_list, writeSkipList, "skip_list"},
 };
 

@@ -9,7 +9,7 @@
 #include "spiketrap_background.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
-#include "spiketrap_init.h"
+#include "spiketrap_report.h"
 
 #include <errno.h>
 #include <semaphore.h>

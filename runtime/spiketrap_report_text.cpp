@@ -16,15 +16,6 @@
 
 namespace __spiketrap {
 
-void printLocation(Buffer &B, const spiketrap_desc *D) {
-  if (D->file && D->file[0] && D->line)
-    B.format("{} ({}:{})", D->name, D->file, D->line);
-  else if (D->file && D->file[0])
-    B.format("{} ({})", D->name, D->file);
-  else
-    B.format("{}", D->name);
-}
-
 void printSpikeHeadline(Buffer &B, const SpikeRecord &R) {
   const SpikeLevel &Top = R.Level[R.Levels - 1];
   formatDuration(B, ticksToNs(R.durationTicks()));

@@ -70,6 +70,9 @@ if os.geteuid() == 0 and shutil.which("setpriv"):
 
 cross = " --target=" + target if target else ""
 config.substitutions += [
+    # The report tool, from the source tree (before %spiketrap: a prefix).
+    ("%spiketrap_report", "python3 -B " + os.path.join(
+        os.path.dirname(config.test_source_root), "utils", "spiketrap-report")),
     ("%clangxx", os.path.join(tools, "clang++") + cross + san),
     ("%clang", os.path.join(tools, "clang") + cross + san),
     # Runs a program built by the test: on the host, the program itself.

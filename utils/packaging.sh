@@ -50,6 +50,9 @@ check "apt install ./spiketrap_*.deb" \
   env DEBIAN_FRONTEND=noninteractive apt-get install -y "$(realpath "${deb:-missing.deb}")"
 check "spiketrap-clang from /usr/bin" sh -c "
   cd '$work' && spiketrap-clang main.c -o w && ./w 2>&1 | grep -q '^spike: .* in slow'"
+check "spiketrap-report run --html from /usr/bin" sh -c "
+  cd '$work' && spiketrap-report run --html w.html -- ./w 2>/dev/null && \
+  grep -q 'id=\"spiketrap-data\">{\"format\": \"spiketrap-report\"' w.html"
 mkdir -p "$work/cm"
 cp "$work/main.c" "$work/cm/"
 cat > "$work/cm/CMakeLists.txt" <<'CM'

@@ -1,11 +1,11 @@
 //===- FuzzLists.cpp - libFuzzer target: the list-file writer -------------===//
 //
-// suggest_list= and skip_list= write a function's name as a fun: entry and
-// its file as a comment (issue 13: a name with a newline switched off every
-// function at the next compile). Whatever the bytes of name and path, the
-// entry the writer makes, read by LLVM's SpecialCaseList as the pass reads
-// it, parses, keeps the lines it was given (a header, a comment, one entry),
-// matches the name and no other function, and no file.
+// skip_list= (and the text report's suggest: lines) write a function's name
+// as a fun: entry and its file as a comment (issue 13: a name with a newline
+// switched off every function at the next compile). Whatever the bytes of name
+// and path, the entry the writer makes, read by LLVM's SpecialCaseList as the
+// pass reads it, parses, keeps the lines it was given (a header, a comment, one
+// entry), matches the name and no other function, and no file.
 //
 // Input: the name, a NUL, the path.
 //===----------------------------------------------------------------------===//
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Path = Sep == std::string::npos ? "" : In.substr(Sep + 1);
   Path = Path.substr(0, Path.find('\0'));
 
-  // As writeSkipList and writeSuggestList write an entry.
+  // As writeSkipList writes an entry.
   Buffer B;
   B.format("[never]\n# 3 calls, ");
   formatListComment(B, Path.c_str());

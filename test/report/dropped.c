@@ -1,13 +1,16 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: env SPIKETRAP_OPTIONS="threshold=1us spike_memory=64K report=%t.dir/r.txt report_json=%t.dir/r.json report_trace=%t.dir/t.json report_folded=%t.dir/r.folded" %t
+// RUN: env SPIKETRAP_OPTIONS="threshold=1us spike_memory=64K report=%t.dir/r.txt report_json=%t.dir/r.json" %t
+// RUN: %spiketrap_report convert --to trace -o %t.dir/t.json %t.dir/r.json
+// RUN: %spiketrap_report convert --to folded -o %t.dir/r.folded %t.dir/r.json
 // RUN: FileCheck %s --check-prefix=TEXT < %t.dir/r.txt
 // RUN: python3 -m json.tool %t.dir/r.json | FileCheck %s --check-prefix=JSON
 // RUN: FileCheck %s --check-prefix=TRACE < %t.dir/t.json
 // RUN: FileCheck %s --check-prefix=FOLDED < %t.dir/r.folded
 
 // Spike records live in bounded memory (spike_memory); when it is full,
-// further spikes are counted as dropped, and every format says how many.
+// further spikes are counted as dropped, and every format says how many
+// (the trace and folded stacks that spiketrap-report makes from the JSON too).
 
 #include "../e2e/Inputs/spin.h"
 
@@ -25,7 +28,7 @@ int main(void) {
 // JSON: "totals": {
 // JSON: "dropped": {{[1-9][0-9]+}},
 
-// TRACE: "dropped":{{[1-9][0-9]+}}
-// TRACE: "name":"spiketrap: {{[0-9]+}} spike records dropped (raise spike_memory)"
+// TRACE: "dropped": {{[1-9][0-9]+}}
+// TRACE: "name": "spiketrap: {{[0-9]+}} spike records dropped (raise spike_memory)"
 
 // FOLDED: # spiketrap folded spike stacks (microseconds): {{[0-9]+}} spikes, {{[1-9][0-9]+}} dropped records

@@ -5,10 +5,10 @@
 // RUN: FileCheck %s --check-prefix=VICTIM < %t.d/victim
 // RUN: mkfifo %t.d/fifo
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.d/fifo %t 2>&1 | FileCheck %s --check-prefix=FIFO
-// RUN: env SPIKETRAP_OPTIONS=report=%t.d/same:report_folded=%t.d/same %t 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: env SPIKETRAP_OPTIONS=report=%t.d/same:report_json=%t.d/same %t 2>&1 | FileCheck %s --check-prefix=SAME
 // RUN: FileCheck %s --check-prefix=TEXT < %t.d/same
 // RUN: stat -c %%a %t.d/same | FileCheck %s --check-prefix=MODE
-// RUN: bash -c 'trap "" XFSZ; ulimit -f 1; exec env SPIKETRAP_OPTIONS=report_html=%t.d/big.html %t' 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: bash -c 'trap "" XFSZ; ulimit -f 1; exec env SPIKETRAP_OPTIONS=report_json=%t.d/big.json %t' 2>&1 | FileCheck %s --check-prefix=FULL
 // RUN: ls %t.d | FileCheck %s --check-prefix=LS
 
 // Report files (issue 13, findings 2 and 7): a symlink or FIFO at the path is
@@ -30,11 +30,11 @@ int main(void) {
 // LINK: "format":"spiketrap-report"
 // VICTIM: secret
 // FIFO: spiketrap: report_json: cannot write '{{.*}}fifo': it is not a regular file; writing it to stderr
-// SAME: spiketrap: report_folded: cannot write '{{.*}}same': another report option already wrote it; writing it to stderr
+// SAME: spiketrap: report_json: cannot write '{{.*}}same': another report option already wrote it; writing it to stderr
 // SAME: hitch
 // TEXT: ==== spiketrap report
 // MODE: 600
-// FULL: spiketrap: report_html: cannot write '{{.*}}big.html': writing it failed: File too large; writing it to stderr
-// FULL: <!DOCTYPE html>
+// FULL: spiketrap: report_json: cannot write '{{.*}}big.json': writing it failed: File too large; writing it to stderr
+// FULL: "format":"spiketrap-report"
 // LS-NOT: tmp
-// LS-NOT: big.html
+// LS-NOT: big.json

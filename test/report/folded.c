@@ -1,8 +1,8 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report=none:report_folded=%t.folded %t 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=report=none %spiketrap_report run --folded %t.folded -- %t 2>&1 | count 0
 // RUN: FileCheck %s < %t.folded
 
-// Folded stacks (report_folded=), one line per distinct stack weighted in
+// Folded stacks (spiketrap-report), one line per distinct stack weighted in
 // microseconds, for flamegraph.pl and speedscope: identical stacks are
 // summed, and a caller counts only its time outside callees that spiked.
 

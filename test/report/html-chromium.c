@@ -1,10 +1,10 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
 // RUN: rm -rf %t.profile && mkdir -p %t.profile
-// RUN: env SPIKETRAP_OPTIONS=report=none:report_html=%t.html %t 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=report=none %spiketrap_report run --html %t.html -- %t 2>&1 | count 0
 // RUN: not grep -E "(src|href)=|url\(|fetch\(|XMLHttpRequest|@import" %t.html
 // RUN: chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=%t.profile --dump-dom file://%t.html 2>/dev/null | FileCheck %s
 
-// The HTML report (report_html=) loads nothing from the network, and its
+// The HTML report (spiketrap-report run --html) loads nothing from the network, and its
 // script renders, in a real browser, the summary table, one timeline track
 // per thread and the flame graph, with the functions that spiked.
 

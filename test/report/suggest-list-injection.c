@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -o %t
 // RUN: rm -rf %t.d && mkdir -p %t.d
-// RUN: env SPIKETRAP_OPTIONS=suggest_list=%t.d/s.txt %t 2>&1 | FileCheck %s --check-prefix=TEXT
+// RUN: %spiketrap_report run --suggest-list %t.d/s.txt -- %t 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: FileCheck %s < %t.d/s.txt
 
 // Names and paths written into list files cannot add lines of their own

@@ -1,8 +1,8 @@
 // RUN: %clangxx %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report=none:suggest_list=%t.list %t 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=report=none %spiketrap_report run --suggest-list %t.list -- %t 2>&1 | count 0
 // RUN: FileCheck %s < %t.list
 
-// suggest_list= writes PET's suggested markup as a list file the next compile
+// spiketrap-report run --suggest-list (or convert --to suggest-list) writes PET's suggested markup as a list file the next compile
 // reads (LLVM SpecialCaseList, docs/report-format.md): functions that spiked
 // on more than half of their calls, grouped in [threshold=...] sections by a
 // threshold 25% above their worst spike, rounded up to 1, 2 or 5 x 10^k

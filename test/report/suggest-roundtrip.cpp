@@ -1,8 +1,8 @@
 // RUN: %clangxx %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report=none:suggest_list=%t.list %t 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=report=none %spiketrap_report run --suggest-list %t.list -- %t 2>&1 | count 0
 // RUN: %clangxx %spiketrap -mllvm -spiketrap-instrument-all -mllvm -spiketrap-list=%t.list -Rpass=spiketrap -g -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 
-// The list suggest_list= writes is one the next compile reads
+// The list spiketrap-report --suggest-list writes is one the next compile reads
 // (-spiketrap-list): every suggested function, C++ names with glob and '='
 // characters included, gets its suggested threshold from it.
 

@@ -1,8 +1,8 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report=none:report_trace=%t.trace.json %t 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=report=none %spiketrap_report run --trace %t.trace.json -- %t 2>&1 | count 0
 // RUN: python3 %S/Inputs/check_trace.py %t.trace.json | FileCheck %s
 
-// The Chrome trace (report_trace=) parses as JSON; every spike is a slice on
+// The Chrome trace (spiketrap-report run --trace) parses as JSON; every spike is a slice on
 // its thread's track, nested inside its callers' slices; a caller shared by
 // two spikes (frame) is one slice; a caller that did not spike (main) is
 // marked so.

@@ -1,22 +1,28 @@
-//===- spiketrap_report_suggest.cpp - PET's suggested markup -------------===//
+//===- spiketrap_report_lists.cpp - What goes back to the compiler -------===//
 //
-// A function that spikes on most of its calls is usually slow by design (a
-// frame tick, a loader): it wants its own threshold, not a fix. The report
-// suggests one, and suggest_list= writes the suggestions as a list file in
-// the format the pass reads (LLVM SpecialCaseList, docs/report-format.md).
+// Lines in the list format the pass reads (LLVM SpecialCaseList,
+// docs/report-format.md): the text report's suggest: lines (PET's suggested
+// markup: a function that spikes on most of its calls is usually slow by
+// design, a frame tick or a loader, and wants its own threshold, not a fix)
+// and skip_list=, the functions adaptive mode found skippable. The
+// suggested list file is spiketrap-report's (from the JSON's
+// suggested_threshold_ns); the skip list stays here because the JSON does
+// not hold the functions that never spiked.
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_adaptive.h"
 #include "spiketrap_report_formats.h"
 
 #include <algorithm>
 #include <string.h>
-#include <unistd.h>
 
 namespace __spiketrap {
 
 namespace {
 
-// The next of 1, 2, 5 x 10^k at or above Ns: thresholds people would write.
+// The next of 1, 2, 5 x 10^k at or above Ns, 1000 s at most: thresholds
+// people would write. utils/spiketrap-report's nice_above() recomputes the
+// same after it merges or filters reports.
 uint64_t niceAbove(uint64_t Ns) {
   for (uint64_t Decade = 1000;; Decade *= 10)
     for (uint64_t Step : {1, 2, 5})
@@ -37,17 +43,6 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out) {
     Out[N++] = {F, niceAbove(S.WorstNs + S.WorstNs / 4)};
   }
   return N;
-}
-
-void formatListDuration(Buffer &B, uint64_t Ns) {
-  if (Ns % 1000000000 == 0)
-    B.format("{}s", Ns / 1000000000);
-  else if (Ns % 1000000 == 0)
-    B.format("{}ms", Ns / 1000000);
-  else if (Ns % 1000 == 0)
-    B.format("{}us", Ns / 1000);
-  else
-    B.format("{}ns", Ns);
 }
 
 void formatListName(Buffer &B, const char *Name) {
@@ -105,29 +100,40 @@ void printSuggestionReason(Buffer &B, const FunctionStats &F) {
   }
 }
 
-void writeSuggestList(Buffer &B, const ReportModel &M) {
-  Array<Suggestion> S(M.numSpiking());
-  size_t N = suggest(M, S);
-  B.format("# spiketrap suggestions (pid {}, started ", getpid());
-  formatStartTime(B, /*Iso=*/true);
-  B.format("): functions that spiked on most\n# of their calls, each with a "
-           "threshold above its worst spike.\n");
-  std::sort(
-      S.begin(), S.begin() + N, [](const Suggestion &A, const Suggestion &B) {
-        return A.ThresholdNs < B.ThresholdNs ||
-               (A.ThresholdNs == B.ThresholdNs && A.Function < B.Function);
-      });
-  for (size_t I = 0; I < N; ++I) {
-    if (I == 0 || S[I].ThresholdNs != S[I - 1].ThresholdNs) {
-      B.format("[threshold=");
-      formatListDuration(B, S[I].ThresholdNs);
-      B.format("]\n");
+namespace {
+// A function that can block, spiked or was a candidate for a spike: not for
+// a list that would hide it for good.
+bool keptTimed(const spiketrap_desc *D, const ReportModel &M) {
+  size_t Id = M.functionId(D);
+  return D->rearms || D->timed_until == UINT64_MAX ||
+         (Id != kNone && M.function(Id).Spikes);
+}
+} // namespace
+
+void writeSkipList(Buffer &B, const ReportModel &M) {
+  uint32_t N = numSkippable();
+  B.format("# spiketrap skip list: functions called at least {} times of "
+           "which at most 1 in {}\n# took 1/{} of their threshold. Compile "
+           "with -mllvm -spiketrap-list=<this file>\n# to leave them out; a "
+           "spike below one is reported at its nearest timed caller.\n",
+           kAdaptEvery, kNearShare, kCloseRatio);
+  if (N > kMaxSkippable)
+    B.format("# ({} more not listed: the table is full)\n", N - kMaxSkippable);
+  B.format("[never]\n");
+  for (uint32_t I = 0; I < N && I < kMaxSkippable; ++I) {
+    const spiketrap_desc *D = skippableAt(I);
+    if (!D || !D->name || keptTimed(D, M))
+      continue;
+    B.format("# {} calls, {} near the threshold",
+             __atomic_load_n(&D->calls, __ATOMIC_RELAXED),
+             __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED));
+    if (D->file && D->file[0]) {
+      B.format(", ");
+      formatListComment(B, D->file);
+      B.format(":{}", D->line);
     }
-    const FunctionStats &F = M.function(S[I].Function);
-    B.format("# ");
-    printSuggestionReason(B, F);
     B.push_back('\n');
-    formatListEntry(B, F.Desc->name);
+    formatListEntry(B, D->name);
   }
 }
 
