@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap -g -O0 %s -o %t.O0
-// RUN: %t.O0 | FileCheck %s
+// RUN: %run %t.O0 | FileCheck %s
 // RUN: %clang %spiketrap -g -O2 %s -o %t.O2
-// RUN: %t.O2 | FileCheck %s
+// RUN: %run %t.O2 | FileCheck %s
 
 // The descriptors the pass emits, read through the C struct of spiketrap.h
 // (both built from spiketrap_descriptor.inc): every field the pass sets is

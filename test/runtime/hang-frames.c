@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=hang_after=200ms %t %t.err 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=hang_after=200ms %run %t %t.err 2> %t.err
 // RUN: FileCheck %s < %t.err
 
 // A thread that marks frames and stops marking them for hang_after is stuck

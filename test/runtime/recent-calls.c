@@ -1,8 +1,9 @@
 // RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=recent_calls=8:report_json=%t.json %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=recent_calls=8:report_json=%t.json %run %t 2>&1 | FileCheck %s
 // RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
-// RUN: %t 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: python3 %S/../../utils/spiketrap-report convert --to trace %t.json | FileCheck %s --check-prefix=TRACE
+// RUN: %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 
 // recent_calls=N saves the thread's last N timed calls with each spike: the
 // frame around it, in order, with their depth.
@@ -29,6 +30,9 @@ __attribute__((noinline)) void frame(void) {
 // CHECK-NEXT: -{{[0-9.]+ [mun]?s}}      animate ({{.*}})  {{[0-9.]+ [mun]?s}}
 // VALID: 1 valid, 0 invalid
 // JSON: "recent":[{"function":{{[0-9]+}},"start_ns":{{[0-9]+}},"duration_ns":{{[0-9]+}},"depth":2},{"function":{{[0-9]+}},"start_ns":{{[0-9]+}},"duration_ns":{{[0-9]+}},"depth":3},
+// TRACE-DAG: "name": "read_input", "cat": "recent"
+// TRACE-DAG: "name": "physics_step", "cat": "recent"
+// TRACE-DAG: "name": "load_level", "cat": "spike"
 // OFF-NOT: timed calls on this thread
 int main(void) {
   frame();
