@@ -461,6 +461,13 @@ def main():
         "valgrind": sh(["sh", "-c", "command -v valgrind"])[3] == 0,
     }
     out = [f"## spiketrap benchmarks\n\n{machine(args)}"]
+    rt = os.path.join(args.build_dir, "runtime", "spiketrap_rt.o")
+    if os.path.exists(rt):
+        text = must(["size", rt])[4].splitlines()[1].split()[0]
+        out.append(f"Runtime: {int(text) / 1024:.0f} KiB of text (code and "
+                   "read-only data of spiketrap_rt.o, what every program "
+                   "links; target 48 KiB). Binary growth: the 'size' "
+                   "columns of table 2.")
     if "calls" in parts:
         out.append(per_call(args, st, args.out))
     if "sqlite" in parts or "game" in parts:
