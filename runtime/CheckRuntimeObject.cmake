@@ -1,8 +1,8 @@
 # Run after the partial link: the runtime object must link into a C program
 # whatever compiler, linker and objcopy built it. It may define only the
 # public API (spiketrap_*, __spiketrap_*) and the libc functions it
-# interposes (dlclose, sigaction, signal, pthread_setname_np), and may refer
-# to no C++ symbol.
+# interposes (dlclose, sigaction, signal, pthread_setname_np, and the waiting
+# calls of spiketrap_waits.inc), and may refer to no C++ symbol.
 # cmake -DNM=<nm> -DOBJ=<spiketrap_rt.o> -P CheckRuntimeObject.cmake
 execute_process(COMMAND ${NM} -g --defined-only ${OBJ}
   OUTPUT_VARIABLE Defined RESULT_VARIABLE Rc)
@@ -10,11 +10,20 @@ if(Rc)
   message(FATAL_ERROR "spiketrap: '${NM}' failed on ${OBJ}")
 endif()
 execute_process(COMMAND ${NM} -u ${OBJ} OUTPUT_VARIABLE Undefined)
+# The waiting calls, read from the list that generates them.
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/spiketrap_waits.inc WaitLines
+  REGEX "^SPIKETRAP_WAIT(_OWN)?\\(")
+set(Waits "")
+foreach(L IN LISTS WaitLines)
+  string(REGEX REPLACE "^SPIKETRAP_WAIT(_OWN)?\\(([a-z_0-9]+).*" "\\2" W "${L}")
+  list(APPEND Waits ${W})
+endforeach()
+list(JOIN Waits "|" Waits)
 set(Bad "")
 string(REGEX MATCHALL "[^\n]+" Lines "${Defined}")
 foreach(L IN LISTS Lines)
   string(REGEX REPLACE ".* " "" Sym "${L}")
-  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal|pthread_setname_np)$")
+  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal|pthread_setname_np|${Waits})$")
     list(APPEND Bad "exported: ${Sym}")
   endif()
 endforeach()

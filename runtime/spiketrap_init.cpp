@@ -13,6 +13,7 @@
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
+#include "spiketrap_waits.h"
 #include "spiketrap_watchdog.h"
 
 #include <stdlib.h>
@@ -77,6 +78,7 @@ void initOnce(char **Env) {
   apiInit();
   threadInit();
   lifecycleInit();
+  waitsInit();
   crashInit();
   if (flags.enabled && flags.report_at_exit)
     atexit(reportAtExit);

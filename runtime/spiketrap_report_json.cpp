@@ -189,6 +189,13 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     }
     B.push_back(']');
   }
+  if (R.LongestWaitDesc) { // the longest wait in the C library inside it
+    B.format(",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}}}",
+             waitCallName(R.LongestWaitCall), ticksToNs(R.LongestWaitTicks),
+             M.functionId(R.LongestWaitDesc));
+    if (R.WaitLowerBound)
+      B.format(",\"wait_lower_bound\":true");
+  }
   B.format(",\"stack\":[");
   for (uint32_t L = 0; L < R.Levels; ++L) {
     size_t Own = L + 1 == R.Levels ? I : M.ownSpike(I, L);
@@ -198,6 +205,8 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     jsonThreshold(B, R.Level[L].Threshold);
     if (Own != kNone)
       B.format(",\"spike\":{}", Own);
+    if (R.Level[L].WaitTicks)
+      B.format(",\"wait_ns\":{}", ticksToNs(R.Level[L].WaitTicks));
     writeMessages(B, R, L);
     B.push_back('}');
   }

@@ -187,7 +187,8 @@ size_t ReportModel::functionId(const spiketrap_desc *D) const {
 bool ReportModel::buildFunctions() {
   size_t Levels = NumOpenLevels;
   for (size_t I = 0; I < Count; ++I) {
-    Levels += Records[I]->Levels + Records[I]->NumRecent;
+    Levels += Records[I]->Levels + Records[I]->NumRecent +
+              1; // and the function of its longest wait
     forEachCandidate(*Records[I], [&](const spiketrap_desc *) { ++Levels; });
   }
   for (size_t I = 0; I < NumHangs; ++I)
@@ -210,6 +211,8 @@ bool ReportModel::buildFunctions() {
       if (N < Levels)
         All[N++] = C;
     });
+    if (Records[I]->LongestWaitDesc && N < Levels)
+      All[N++] = Records[I]->LongestWaitDesc;
   }
   for (size_t I = 0; I < NumHangs; ++I)
     for (uint32_t L = 0; L < Hangs[I]->Levels; ++L)

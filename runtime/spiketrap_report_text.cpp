@@ -110,6 +110,29 @@ void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
     B.format("        over threshold: {}\n", Msg);
 }
 
+// How much of a level that spiked (its record O) waited in the C library,
+// on what, from where; the rest it was running (or preempted).
+void printWaits(Buffer &B, const SpikeRecord &O, uint32_t L) {
+  uint64_t Wait = O.Level[L].WaitTicks, Dur = O.durationTicks();
+  if (!Wait || !O.LongestWaitDesc)
+    return;
+  B.format("        waited {}", O.WaitLowerBound ? "at least " : "");
+  formatDuration(B, ticksToNs(Wait));
+  // Waits of O's spiking call are inside every level of it.
+  bool Longest = O.LongestWaitTicks && O.LongestWaitTicks < Wait;
+  if (Longest) {
+    B.format(" (longest ");
+    formatDuration(B, ticksToNs(O.LongestWaitTicks));
+  }
+  B.format(" in {} from ", waitCallName(O.LongestWaitCall));
+  printLocation(B, O.LongestWaitDesc);
+  if (Longest)
+    B.push_back(')');
+  B.format("; running {}", O.WaitLowerBound ? "at most " : "");
+  formatDuration(B, ticksToNs(Wait < Dur ? Dur - Wait : 0));
+  B.push_back('\n');
+}
+
 // A spike whose time was in its function's own code while callees were
 // switched off (adaptive mode) may belong to one of them: say so, by name.
 void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
@@ -205,6 +228,8 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
     }
     B.push_back('\n');
     printMessages(B, R, L);
+    if (Own != kNone)
+      printWaits(B, M.record(Own), L);
   }
   printCandidates(B, M, G);
   printRecent(B, R);

@@ -125,6 +125,10 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0) {
   R->NumCandidates = 0;
   R->Hang = 0;
   R->NumRecent = 0;
+  R->LongestWaitTicks = 0;
+  R->LongestWaitDesc = nullptr;
+  R->LongestWaitCall = WaitNone;
+  R->WaitLowerBound = 0;
   return R;
 }
 
@@ -151,8 +155,15 @@ void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
     const Frame &F = T.Frames[I];
     R->Level[I] = {F.Desc, F.Start,
                    F.Threshold ? F.Threshold : globalThresholdTicks,
-                   F.ChildTicks};
+                   F.ChildTicks, 0};
   }
+  // How much of each level was spent waiting, and on what.
+  WaitSummary W;
+  sumWaits(T, R->Level, Depth, End, W);
+  R->LongestWaitTicks = W.LongestTicks;
+  R->LongestWaitDesc = W.LongestDesc;
+  R->LongestWaitCall = W.LongestCall;
+  R->WaitLowerBound = W.LowerBound;
   // Bounded copies: the pool slots are reused once their frame is gone.
   auto *M = const_cast<SpikeMessage *>(R->messages());
   uint32_t N = 0;
@@ -215,7 +226,7 @@ void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
   R->End = End;
   R->Frame = Frame;
   R->IsFrame = 1;
-  R->Level[0] = {Desc, Start, Budget};
+  R->Level[0] = {Desc, Start, Budget, 0, 0};
   commit(T, R);
 }
 
@@ -243,7 +254,7 @@ snapshotStack(const ThreadState &T, SpikeLevel *Out, uint64_t *CallsOut) {
       const Frame &F = T.Frames[I];
       Out[I] = {F.Desc, F.Start,
                 F.Threshold ? F.Threshold : globalThresholdTicks,
-                F.ChildTicks};
+                F.ChildTicks, 0};
     }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     // No call meanwhile and the same depth: every frame copied was open and
@@ -355,6 +366,7 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
     auto *Recent = const_cast<RecentCall *>(R.recent());
     for (uint32_t I = 0; I < R.NumRecent; ++I)
       Recent[I].Desc = Detach(Recent[I].Desc);
+    R.LongestWaitDesc = Detach(R.LongestWaitDesc);
   });
 }
 

@@ -22,6 +22,7 @@ struct SpikeLevel {
   uint64_t Start;     // ticks at entry
   uint64_t Threshold; // ticks, resolved (kNever: ignored)
   uint64_t ChildTicks; // in timed callees that had returned by then
+  uint64_t WaitTicks;  // waiting in the C library (spiketrap_waits.h)
 };
 
 // A message of one level, copied from the thread's pool when recorded.
@@ -56,6 +57,12 @@ struct SpikeRecord {
   uint32_t NumRecent;
   uint32_t Reserved;
   const spiketrap_desc *Candidates[kMaxCandidates];
+  // The longest wait in the C library inside the spiking call, and whether
+  // the per-thread ring lost waits during it (WaitTicks are then at least).
+  uint64_t LongestWaitTicks;
+  const spiketrap_desc *LongestWaitDesc; // waited from; null: no wait
+  uint32_t LongestWaitCall;              // WaitCall
+  uint32_t WaitLowerBound;
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
 

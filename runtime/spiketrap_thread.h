@@ -11,6 +11,7 @@
 
 #include "spiketrap.h"
 #include "spiketrap_defs.h"
+#include "spiketrap_waits.h"
 
 #include <stdint.h>
 
@@ -101,6 +102,9 @@ struct ThreadState {
   MessageSlot Messages[kMessageSlots];
   struct RecentRing *Recent; // recent_calls=: the last timed calls, or null
   Frame Frames[kMaxDepth];
+  // Written only by the interposed waiting calls (spiketrap_waits.cpp),
+  // read when a spike is recorded; after Frames, so the hooks' offsets stay.
+  WaitRing Waits;
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 

@@ -1,0 +1,182 @@
+// REQUIRES: no-sanitizer
+// RUN: %clang -O2 -g -pthread %s -o %t.plain
+// RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
+// RUN: %t.plain > %t.plain.out
+// RUN: %t > %t.out 2> %t.err
+// RUN: diff %t.plain.out %t.out
+// RUN: FileCheck %s < %t.out
+
+// The interposed waiting calls keep the C library's answers: return values,
+// errno (also errno left alone by a call that succeeds), EINTR from a signal,
+// error-checking and recursive mutexes, try-locks, read-write locks held by
+// the caller, timeouts, futex errors, cancellation inside a wait. The
+// program prints what it saw; built with and without spiketrap it prints
+// the same. Each call is made inside instrumented functions, where the
+// runtime notes waits.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void onAlarm(int Sig) { (void)Sig; }
+
+#define SHOW(What, Expr)                                                       \
+  do {                                                                         \
+    errno = 4242;                                                              \
+    long R_ = (long)(Expr);                                                    \
+    int E_ = errno;                                                            \
+    printf("%s: %ld %s\n", What, R_, E_ == 4242 ? "errno kept" : strerror(E_)); \
+  } while (0)
+
+__attribute__((noinline)) void io(void) {
+  char C;
+  SHOW("read closed fd", read(987, &C, 1));
+  SHOW("write closed fd", write(987, "x", 1));
+  int P[2];
+  if (pipe(P))
+    return;
+  SHOW("write pipe", write(P[1], "ab", 2));
+  SHOW("read pipe", read(P[0], &C, 1));
+  struct pollfd Fd = {P[0], POLLIN, 0};
+  SHOW("poll ready", poll(&Fd, 1, 1000));
+  close(P[0]);
+  signal(SIGPIPE, SIG_IGN);
+  SHOW("write broken pipe", write(P[1], "x", 1));
+  close(P[1]);
+  SHOW("fsync closed fd", fsync(987));
+  SHOW("waitpid no child", waitpid(-1, 0, 0));
+}
+
+__attribute__((noinline)) void interrupted(void) {
+  struct sigaction Sa;
+  memset(&Sa, 0, sizeof(Sa));
+  Sa.sa_handler = onAlarm; // no SA_RESTART: the sleep returns EINTR
+  sigaction(SIGALRM, &Sa, 0);
+  struct itimerval It = {{0, 0}, {0, 20000}};
+  setitimer(ITIMER_REAL, &It, 0);
+  struct timespec Long = {5, 0}, Rem = {0, 0};
+  SHOW("nanosleep interrupted", nanosleep(&Long, &Rem));
+  printf("remaining > 1 s: %d\n", Rem.tv_sec >= 1);
+  setitimer(ITIMER_REAL, &It, 0);
+  SHOW("clock_nanosleep interrupted (returns the error)",
+       clock_nanosleep(CLOCK_MONOTONIC, 0, &Long, 0));
+  struct timespec Bad = {0, -1};
+  SHOW("nanosleep bad time", nanosleep(&Bad, 0));
+}
+
+__attribute__((noinline)) void locks(void) {
+  pthread_mutexattr_t A;
+  pthread_mutexattr_init(&A);
+  pthread_mutexattr_settype(&A, PTHREAD_MUTEX_ERRORCHECK);
+  pthread_mutex_t Check;
+  pthread_mutex_init(&Check, &A);
+  SHOW("errorcheck lock", pthread_mutex_lock(&Check));
+  SHOW("errorcheck lock again", pthread_mutex_lock(&Check));
+  SHOW("errorcheck trylock", pthread_mutex_trylock(&Check));
+  SHOW("errorcheck unlock", pthread_mutex_unlock(&Check));
+  SHOW("errorcheck unlock again", pthread_mutex_unlock(&Check));
+  pthread_mutexattr_settype(&A, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_t Rec;
+  pthread_mutex_init(&Rec, &A);
+  SHOW("recursive lock", pthread_mutex_lock(&Rec));
+  SHOW("recursive lock again", pthread_mutex_lock(&Rec));
+  SHOW("recursive trylock", pthread_mutex_trylock(&Rec));
+  SHOW("recursive unlock 1", pthread_mutex_unlock(&Rec));
+  SHOW("recursive unlock 2", pthread_mutex_unlock(&Rec));
+  SHOW("recursive unlock 3", pthread_mutex_unlock(&Rec));
+  SHOW("recursive unlock 4", pthread_mutex_unlock(&Rec));
+  pthread_mutex_t Plain = PTHREAD_MUTEX_INITIALIZER;
+  SHOW("plain lock", pthread_mutex_lock(&Plain));
+  SHOW("plain trylock", pthread_mutex_trylock(&Plain));
+  SHOW("plain unlock", pthread_mutex_unlock(&Plain));
+  pthread_rwlock_t Rw = PTHREAD_RWLOCK_INITIALIZER;
+  SHOW("wrlock", pthread_rwlock_wrlock(&Rw));
+  SHOW("rdlock while writing", pthread_rwlock_rdlock(&Rw));
+  SHOW("wrlock while writing", pthread_rwlock_wrlock(&Rw));
+  SHOW("rwlock unlock", pthread_rwlock_unlock(&Rw));
+  SHOW("rdlock", pthread_rwlock_rdlock(&Rw));
+  SHOW("rdlock twice", pthread_rwlock_rdlock(&Rw));
+  SHOW("trywrlock while reading", pthread_rwlock_trywrlock(&Rw));
+  SHOW("rwlock unlock 1", pthread_rwlock_unlock(&Rw));
+  SHOW("rwlock unlock 2", pthread_rwlock_unlock(&Rw));
+  sem_t S;
+  sem_init(&S, 0, 0);
+  struct timespec Soon;
+  clock_gettime(CLOCK_REALTIME, &Soon);
+  Soon.tv_nsec += 10 * 1000000;
+  if (Soon.tv_nsec >= 1000000000)
+    Soon.tv_sec++, Soon.tv_nsec -= 1000000000;
+  SHOW("sem_timedwait timeout", sem_timedwait(&S, &Soon));
+  pthread_cond_t Cv = PTHREAD_COND_INITIALIZER;
+  pthread_mutex_lock(&Plain);
+  SHOW("cond_timedwait timeout", pthread_cond_timedwait(&Cv, &Plain, &Soon));
+  pthread_mutex_unlock(&Plain);
+  int Word = 1;
+  SHOW("futex wait on a changed word",
+       syscall(SYS_futex, &Word, FUTEX_WAIT_PRIVATE, 2, 0, 0, 0));
+  SHOW("futex wake", syscall(SYS_futex, &Word, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0));
+  SHOW("getpid through syscall", syscall(SYS_getpid) == getpid());
+}
+
+static int Blocked[2];
+__attribute__((noinline)) void *blocked_reader(void *Arg) {
+  (void)Arg;
+  char C;
+  (void)!read(Blocked[0], &C, 1); // a cancellation point: never returns
+  return 0;
+}
+
+__attribute__((noinline)) void cancel(void) {
+  if (pipe(Blocked))
+    return;
+  pthread_t T;
+  pthread_create(&T, 0, blocked_reader, 0);
+  struct timespec Wait = {0, 20 * 1000000};
+  nanosleep(&Wait, 0);
+  pthread_cancel(T);
+  void *Ret = 0;
+  SHOW("join cancelled", pthread_join(T, &Ret));
+  printf("cancelled: %d\n", Ret == PTHREAD_CANCELED);
+  SHOW("join again", pthread_join(T, 0) != 0);
+}
+
+int main(void) {
+  setvbuf(stdout, 0, _IONBF, 0);
+  io();
+  interrupted();
+  locks();
+  cancel();
+  return 0;
+}
+
+// CHECK: read closed fd: -1 Bad file descriptor
+// CHECK: read pipe: 1 errno kept
+// CHECK: write broken pipe: -1 Broken pipe
+// CHECK: waitpid no child: -1 No child processes
+// CHECK: nanosleep interrupted: -1 Interrupted system call
+// CHECK: remaining > 1 s: 1
+// CHECK: clock_nanosleep interrupted (returns the error): 4 errno kept
+// CHECK: nanosleep bad time: -1 Invalid argument
+// CHECK: errorcheck lock again: 35 errno kept
+// CHECK: errorcheck trylock: 16 errno kept
+// CHECK: errorcheck unlock again: 1 errno kept
+// CHECK: recursive unlock 4: 1 errno kept
+// CHECK: rdlock while writing: 35 errno kept
+// CHECK: wrlock while writing: 35 errno kept
+// CHECK: trywrlock while reading: 16 errno kept
+// CHECK: sem_timedwait timeout: -1 Connection timed out
+// CHECK: cond_timedwait timeout: 110 errno kept
+// CHECK: futex wait on a changed word: -1 Resource temporarily unavailable
+// CHECK: join cancelled: 0 errno kept
+// CHECK: cancelled: 1

@@ -1,0 +1,49 @@
+// REQUIRES: no-sanitizer
+// RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %t 2> %t.err
+// RUN: FileCheck %s < %t.err
+// RUN: python3 %S/Inputs/waits.py %t.json nap --min-wait 40 --max-wait 2000 --max-running 30 --call nanosleep --from nap | FileCheck %s --check-prefix=NAP
+// RUN: python3 %S/Inputs/waits.py %t.json read_pipe --min-wait 40 --max-wait 2000 --max-running 30 --call read --from read_pipe | FileCheck %s --check-prefix=READ
+
+// A spike that sleeps 60 ms (nanosleep) and one that waits 60 ms for a pipe
+// another thread writes to (read) were waiting, not running.
+
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+static int Pipe[2];
+
+static void *writer(void *Arg) {
+  (void)Arg;
+  struct timespec T = {0, 60 * 1000000};
+  nanosleep(&T, 0);
+  (void)!write(Pipe[1], "x", 1);
+  return 0;
+}
+
+__attribute__((noinline)) void nap(void) {
+  struct timespec T = {0, 60 * 1000000};
+  nanosleep(&T, 0);
+}
+
+__attribute__((noinline)) int read_pipe(void) {
+  char C = 0;
+  return (int)read(Pipe[0], &C, 1) == 1 && C == 'x';
+}
+
+int main(void) {
+  nap();
+  if (pipe(Pipe))
+    return 2;
+  pthread_t T;
+  pthread_create(&T, 0, writer, 0);
+  int Ok = read_pipe();
+  pthread_join(T, 0);
+  return Ok ? 0 : 1;
+}
+
+// CHECK-DAG: waited {{[0-9.]+}} ms in nanosleep from nap ({{.*}}waits-sleep-read.c:{{[0-9]+}}); running
+// CHECK-DAG: waited {{[0-9.]+}} ms in read from read_pipe ({{.*}}waits-sleep-read.c:{{[0-9]+}}); running
+// NAP: nap: ok
+// READ: read_pipe: ok
