@@ -147,29 +147,35 @@ bool futexWaits(long Op) {
   }
 }
 
+// The contended half of timedLock: time the real lock.
+template <typename Lock>
+SPIKETRAP_NOINLINE int lockSlow(Lock *L, WaitCall Call, ThreadState &T) {
+  auto Real = real<int (*)(Lock *)>(Call);
+  const spiketrap_desc *D = waiter(T);
+  uint64_t Start = now();
+  int R = Real(L);
+  if (D)
+    noteWait(T, Call, D, Start);
+  return R;
+}
+
 // A lock: try first, and time the real call only when the try fails (an
 // uncontended lock costs one more indirect call). Any other answer of the
 // try-lock is the lock's own: taken (0, EOWNERDEAD) or an error it would
-// return too (EINVAL, EAGAIN for a recursion count at its limit).
+// return too (EINVAL, EAGAIN for a recursion count at its limit). The
+// C library's lock functions return errors and leave errno alone.
 template <typename Lock>
 SPIKETRAP_ALWAYS_INLINE int timedLock(Lock *L, WaitCall Call, unsigned Try) {
-  auto Real = real<int (*)(Lock *)>(Call);
-  if (!Real)
-    return ENOSYS;
   ThreadState &T = threadState;
-  const spiketrap_desc *D = waiter(T);
-  auto TryFn = real<int (*)(Lock *)>(Try);
-  if (!D || !TryFn)
-    return Real(L);
-  int Saved = errno;
-  int R = TryFn(L);
-  if (R != EBUSY)
-    return R;
-  errno = Saved;
-  uint64_t Start = now();
-  R = Real(L);
-  noteWait(T, Call, D, Start);
-  return R;
+  if (T.Status == StatusActive && T.Depth) {
+    auto TryFn = real<int (*)(Lock *)>(Try);
+    if (SPIKETRAP_LIKELY(TryFn && real<int (*)(Lock *)>(Call))) {
+      int R = TryFn(L);
+      return R != EBUSY ? R : lockSlow(L, Call, T);
+    }
+  }
+  auto Real = real<int (*)(Lock *)>(Call);
+  return Real ? Real(L) : ENOSYS;
 }
 
 } // namespace
