@@ -1,6 +1,6 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/waits.py %t.json cache_get --min-wait 40 --max-wait 2000 --max-running 30 --call pthread_mutex_lock --from cache_get | FileCheck %s --check-prefix=GET
 // RUN: python3 %S/Inputs/waits.py %t.json load_asset --min-wait 40 --max-wait 2000 --call pthread_mutex_lock --from cache_get | FileCheck %s --check-prefix=LOAD

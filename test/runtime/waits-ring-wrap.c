@@ -1,6 +1,6 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
 

@@ -1,8 +1,8 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang -O2 -g -pthread %s -o %t.plain
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: %t.plain > %t.plain.out
-// RUN: %t > %t.out 2> %t.err
+// RUN: %run %t.plain > %t.plain.out
+// RUN: %run %t > %t.out 2> %t.err
 // RUN: diff %t.plain.out %t.out
 // RUN: FileCheck %s < %t.out
 

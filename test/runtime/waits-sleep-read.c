@@ -1,6 +1,6 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/waits.py %t.json nap --min-wait 40 --max-wait 2000 --max-running 30 --call nanosleep --from nap | FileCheck %s --check-prefix=NAP
 // RUN: python3 %S/Inputs/waits.py %t.json read_pipe --min-wait 40 --max-wait 2000 --max-running 30 --call read --from read_pipe | FileCheck %s --check-prefix=READ

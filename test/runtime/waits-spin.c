@@ -1,6 +1,6 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/waits.py %t.json compute --min-wait 0 --max-wait 1 | FileCheck %s --check-prefix=JSON
 
