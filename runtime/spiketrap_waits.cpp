@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_waits.h"
+#include "spiketrap_flags.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
@@ -96,11 +97,14 @@ template <typename Fn> SPIKETRAP_ALWAYS_INLINE Fn real(unsigned I) {
   return reinterpret_cast<Fn>(F);
 }
 
+// waits=0: the wrappers only call the C library's functions.
+bool WaitsOn;
+
 // The innermost open frame, when this thread's waits are noted: its hooks
 // record (not new, busy, paused or gone) and a call is open.
 SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
   uint32_t Depth = T.Depth;
-  if (T.Status != StatusActive || !Depth)
+  if (T.Status != StatusActive || !Depth || !WaitsOn)
     return nullptr;
   return T.Frames[(Depth < kMaxDepth ? Depth : kMaxDepth) - 1].Desc;
 }
@@ -167,7 +171,7 @@ SPIKETRAP_NOINLINE int lockSlow(Lock *L, WaitCall Call, ThreadState &T) {
 template <typename Lock>
 SPIKETRAP_ALWAYS_INLINE int timedLock(Lock *L, WaitCall Call, unsigned Try) {
   ThreadState &T = threadState;
-  if (T.Status == StatusActive && T.Depth) {
+  if (T.Status == StatusActive && T.Depth && WaitsOn) {
     auto TryFn = real<int (*)(Lock *)>(Try);
     if (SPIKETRAP_LIKELY(TryFn && real<int (*)(Lock *)>(Call))) {
       int R = TryFn(L);
@@ -189,6 +193,7 @@ const char *waitCallName(uint32_t Call) {
 bool waitsInterposed() { return SPIKETRAP_INTERPOSE_WAITS; }
 
 void waitsInit() {
+  WaitsOn = flags.waits;
   if (SPIKETRAP_INTERPOSE_WAITS)
     resolveAll();
 }

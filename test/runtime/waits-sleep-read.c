@@ -3,6 +3,7 @@
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/waits.py %t.json nap --min-wait 40 --max-wait 2000 --max-running 30 --call nanosleep --from nap | FileCheck %s --check-prefix=NAP
+// RUN: env SPIKETRAP_OPTIONS=waits=0 %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: python3 %S/Inputs/waits.py %t.json read_pipe --min-wait 40 --max-wait 2000 --max-running 30 --call read --from read_pipe | FileCheck %s --check-prefix=READ
 
 // A spike that sleeps 60 ms (nanosleep) and one that waits 60 ms for a pipe
@@ -47,3 +48,7 @@ int main(void) {
 // CHECK-DAG: waited {{[0-9.]+}} ms in read from read_pipe ({{.*}}waits-sleep-read.c:{{[0-9]+}}); running
 // NAP: nap: ok
 // READ: read_pipe: ok
+
+// waits=0: the calls go straight to the C library, and nothing says waited.
+// OFF: spike: {{.*}} in nap
+// OFF-NOT: waited
