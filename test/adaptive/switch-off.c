@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
-// RUN: %run %t > %t.on 2>&1
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t > %t.on 2>&1
 // RUN: FileCheck %s --check-prefix=ON < %t.on
-// RUN: env SPIKETRAP_OPTIONS=adaptive=0 %run %t > %t.off 2>&1
+// RUN: env SPIKETRAP_OPTIONS=adaptive=0:threshold=20ms %run %t > %t.off 2>&1
 // RUN: FileCheck %s --check-prefix=OFF < %t.off
 
 // Without late probes (which would time the spike's loop at its own level:
@@ -16,7 +16,7 @@
 
 __attribute__((noinline)) void leaf(int I) {
   if (I == 99999)
-    spin_ns(3000000); // a late spike, after the switch-off
+    spin_ns(60000000); // a late spike, after the switch-off
 }
 __attribute__((noinline)) void hot(int I) { leaf(I); }
 __attribute__((noinline)) void run(void) {
