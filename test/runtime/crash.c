@@ -11,22 +11,10 @@
 // where it crashed), and then kills the process as it would have.
 
 #include "../e2e/Inputs/spin.h"
-#include <pthread.h>
-#include <unistd.h>
+#include "Inputs/blocked_worker.h"
 
-static int Pipe[2];
-static volatile int Waiting;
 static int *volatile Null;
 
-__attribute__((noinline)) void wait_forever(void) {
-  char C;
-  __atomic_store_n(&Waiting, 1, __ATOMIC_RELEASE);
-  (void)read(Pipe[0], &C, 1);
-}
-__attribute__((noinline)) void *worker_main(void *Arg) {
-  wait_forever();
-  return Arg;
-}
 __attribute__((noinline)) void load_level(void) { spin_ns(30000000); }
 __attribute__((noinline)) void crash_here(void) { *Null = 1; }
 __attribute__((noinline)) void update(void) { crash_here(); }
@@ -39,11 +27,8 @@ __attribute__((noinline)) void update(void) { crash_here(); }
 // VALID: 1 valid, 0 invalid
 // OFF-NOT: spiketrap
 int main(void) {
-  pthread_t T;
-  if (pipe(Pipe) || pthread_create(&T, 0, worker_main, 0))
+  if (start_blocked_worker())
     return 1;
-  while (!__atomic_load_n(&Waiting, __ATOMIC_ACQUIRE))
-    usleep(1000);
   load_level();
   update();
   return 0;

@@ -9,24 +9,11 @@
 // stderr goes to), and again when it returns.
 
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <spiketrap.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char *Log;
-
-static int logged(const char *What) {
-  char Buf[8192];
-  int Fd = open(Log, O_RDONLY);
-  if (Fd < 0)
-    return 0;
-  ssize_t N = read(Fd, Buf, sizeof(Buf) - 1);
-  close(Fd);
-  Buf[N > 0 ? N : 0] = 0;
-  return strstr(Buf, What) != NULL;
-}
+#include "Inputs/logged.h"
 
 __attribute__((noinline)) void try_open(void) {
   struct timespec T = {0, 5 * 1000000};

@@ -11,25 +11,11 @@
 // returns, with its real duration.
 
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char *Log;
-
-// Inlined: stuck() must make no instrumented call.
-__attribute__((always_inline)) static inline int logged(const char *What) {
-  char Buf[8192];
-  int Fd = open(Log, O_RDONLY);
-  if (Fd < 0)
-    return 0;
-  ssize_t N = read(Fd, Buf, sizeof(Buf) - 1);
-  close(Fd);
-  Buf[N > 0 ? N : 0] = 0;
-  return strstr(Buf, What) != NULL;
-}
+#include "Inputs/logged.h"
 
 __attribute__((always_inline)) static inline void nap(void) {
   struct timespec T = {0, 10 * 1000000};

@@ -8,21 +8,8 @@
 // open, in the text report and the JSON.
 
 #include "../e2e/Inputs/spin.h"
-#include <pthread.h>
-#include <unistd.h>
+#include "Inputs/blocked_worker.h"
 
-static int Pipe[2];
-static volatile int Waiting;
-
-__attribute__((noinline)) void wait_forever(void) {
-  char C;
-  __atomic_store_n(&Waiting, 1, __ATOMIC_RELEASE);
-  (void)read(Pipe[0], &C, 1); // nobody writes: open until the process ends
-}
-__attribute__((noinline)) void *worker_main(void *Arg) {
-  wait_forever();
-  return Arg;
-}
 __attribute__((noinline)) void spike(void) { spin_ns(30000000); }
 
 // CHECK: calls open when this report was written, with how long each had been open:
@@ -31,11 +18,8 @@ __attribute__((noinline)) void spike(void) { spin_ns(30000000); }
 // VALID: 1 valid, 0 invalid
 // JSON: "open":[{"run":0,"tid":{{[0-9]+}},"thread":"{{[^"]*}}","at_ns":{{[0-9]+}},"stack":[{"function":{{[0-9]+}},"start_ns":{{[0-9]+}}},{"function":{{[0-9]+}},"start_ns":{{[0-9]+}}}]}]
 int main(void) {
-  pthread_t T;
-  if (pipe(Pipe) || pthread_create(&T, 0, worker_main, 0))
+  if (start_blocked_worker())
     return 1;
-  while (!__atomic_load_n(&Waiting, __ATOMIC_ACQUIRE))
-    usleep(1000);
   spike(); // something to report
   return 0;
 }
