@@ -4,6 +4,7 @@
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json not --crash %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: env SPIKETRAP_OPTIONS=report=none sh -c '%run %t 2>/dev/null; echo "status $?"' | FileCheck %s --check-prefix=STATUS
 // RUN: env SPIKETRAP_OPTIONS=crash_report=0 not --crash %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 
 // A fatal signal the program leaves at its default action writes the
@@ -25,6 +26,8 @@ __attribute__((noinline)) void update(void) { crash_here(); }
 // CHECK-DAG: open: thread main (tid {{[0-9]+}}): main {{.*}} > update {{.*}} > crash_here
 // CHECK-DAG: open: thread {{.*}}: worker_main {{.*}} > wait_forever
 // VALID: 1 valid, 0 invalid
+// It still dies of SIGSEGV: 128 + 11 under a shell.
+// STATUS: status 139
 // OFF-NOT: spiketrap
 int main(void) {
   if (start_blocked_worker())
