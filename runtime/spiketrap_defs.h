@@ -16,5 +16,13 @@
 #define SPIKETRAP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SPIKETRAP_NOINLINE __attribute__((noinline))
 #define SPIKETRAP_ALWAYS_INLINE inline __attribute__((always_inline))
+// Reading another thread's hook state while it runs (the hang watchdog, the
+// report's open-stack snapshots): the hooks write it with plain stores, so
+// the reader tolerates stale values and checks what it copied. Such readers
+// are SPIKETRAP_RACY_READER (ThreadSanitizer does not watch them) and read
+// through SPIKETRAP_RACY (a volatile load: one load, not cached; an atomic
+// load would still be reported against the plain store).
+#define SPIKETRAP_RACY_READER __attribute__((no_sanitize("thread")))
+#define SPIKETRAP_RACY(x) (*(const volatile __typeof__(x) *)&(x))
 
 #endif // SPIKETRAP_DEFS_H

@@ -115,9 +115,9 @@ namespace {
 struct OpenCount {
   size_t Threads, Levels;
 };
-void countOpen(ThreadState &T, void *P) {
+SPIKETRAP_RACY_READER void countOpen(ThreadState &T, void *P) {
   auto *C = static_cast<OpenCount *>(P);
-  uint32_t D = __atomic_load_n(&T.Depth, __ATOMIC_RELAXED);
+  uint32_t D = SPIKETRAP_RACY(T.Depth);
   ++C->Threads;
   C->Levels += D < kMaxDepth ? D : kMaxDepth;
 }

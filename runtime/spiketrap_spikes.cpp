@@ -242,25 +242,25 @@ void threadDisplayName(const ThreadState &T, char *Out) {
     threadKernelName(T, Out);
 }
 
-__attribute__((no_sanitize("thread"))) uint32_t
-snapshotStack(const ThreadState &T, SpikeLevel *Out, uint64_t *CallsOut) {
+SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
+                                             SpikeLevel *Out,
+                                             uint64_t *CallsOut) {
   for (int Try = 0; Try < 4; ++Try) {
-    uint64_t Calls = __atomic_load_n(&T.Calls, __ATOMIC_RELAXED);
-    uint32_t Depth = __atomic_load_n(&T.Depth, __ATOMIC_RELAXED);
+    uint64_t Calls = SPIKETRAP_RACY(T.Calls);
+    uint32_t Depth = SPIKETRAP_RACY(T.Depth);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (Depth > kMaxDepth)
       return 0; // past the capacity the innermost frames are not kept
     for (uint32_t I = 0; I < Depth; ++I) {
       const Frame &F = T.Frames[I];
-      Out[I] = {F.Desc, F.Start,
-                F.Threshold ? F.Threshold : globalThresholdTicks,
-                F.ChildTicks, 0};
+      uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
+      Out[I] = {SPIKETRAP_RACY(F.Desc), SPIKETRAP_RACY(F.Start),
+                Thr ? Thr : globalThresholdTicks, SPIKETRAP_RACY(F.ChildTicks)};
     }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     // No call meanwhile and the same depth: every frame copied was open and
     // unchanged (a frame is only rewritten by the call that pushes it).
-    if (__atomic_load_n(&T.Calls, __ATOMIC_RELAXED) == Calls &&
-        __atomic_load_n(&T.Depth, __ATOMIC_RELAXED) == Depth) {
+    if (SPIKETRAP_RACY(T.Calls) == Calls && SPIKETRAP_RACY(T.Depth) == Depth) {
       if (CallsOut)
         *CallsOut = Calls;
       return Depth;

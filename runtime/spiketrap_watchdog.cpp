@@ -79,15 +79,14 @@ void printReturn(const ThreadState &T, uint64_t Now) {
   writeAll(2, B.data(), B.size());
 }
 
-__attribute__((no_sanitize("thread"))) void watch(ThreadState &T, void *P) {
+SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
   uint64_t Now = *static_cast<uint64_t *>(P);
-  uint8_t Status = __atomic_load_n(&T.Status, __ATOMIC_RELAXED);
+  uint8_t Status = SPIKETRAP_RACY(T.Status);
   // A paused thread's time is no one's; a busy one is in the runtime.
   if (Status != StatusActive)
     return;
-  uint64_t Calls = __atomic_load_n(&T.Calls, __ATOMIC_RELAXED);
-  uint64_t Depth = __atomic_load_n(&T.Depth, __ATOMIC_RELAXED);
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  uint64_t Calls = SPIKETRAP_RACY(T.Calls);
+  uint64_t Depth = SPIKETRAP_RACY(T.Depth);
   if (Calls != T.Watch.Calls || Depth != T.Watch.Depth || !T.Watch.Since) {
     T.Watch.Calls = Calls;
     T.Watch.Depth = Depth;
@@ -95,8 +94,8 @@ __attribute__((no_sanitize("thread"))) void watch(ThreadState &T, void *P) {
   }
   if (T.Watch.Desc) {
     if (Depth > T.Watch.Level &&
-        T.Frames[T.Watch.Level].Desc == T.Watch.Desc &&
-        T.Frames[T.Watch.Level].Start == T.Watch.Start)
+        SPIKETRAP_RACY(T.Frames[T.Watch.Level].Desc) == T.Watch.Desc &&
+        SPIKETRAP_RACY(T.Frames[T.Watch.Level].Start) == T.Watch.Start)
       return; // still hung, already said
     printReturn(T, Now);
     T.Watch.Desc = nullptr;
