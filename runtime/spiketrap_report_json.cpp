@@ -119,7 +119,7 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
     B.format(",\"file\":");
     jsonString(B, S.Desc->file ? S.Desc->file : "");
     B.format(",\"line\":{},\"calls\":{},\"spikes\":{}", S.Desc->line,
-             S.Desc->calls, S.Spikes);
+             __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED), S.Spikes);
     if (S.Spikes) {
       const SpikeRecord &W = M.record(S.Worst);
       B.format(",\"worst_ns\":{},\"median_ns\":{},\"p95_ns\":{},\"worst_"

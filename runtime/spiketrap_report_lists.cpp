@@ -37,7 +37,7 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out) {
   for (size_t F = 0; F < M.numSpiking(); ++F) {
     const FunctionStats &S = M.function(F);
     // Most of its calls, not a rare one: that is its normal cost.
-    if (S.Spikes * 2 <= S.Desc->calls)
+    if (S.Spikes * 2 <= __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED))
       continue;
     // 25% above its worst, so the next run reports only what is unusual.
     Out[N++] = {F, niceAbove(S.WorstNs + S.WorstNs / 4)};
@@ -91,7 +91,8 @@ void formatListComment(Buffer &B, const char *S) {
 
 void printSuggestionReason(Buffer &B, const FunctionStats &F) {
   B.format("spiked on {} of {} calls, worst ", F.Spikes,
-           std::max(F.Desc->calls, F.Spikes));
+           std::max<uint64_t>(__atomic_load_n(&F.Desc->calls, __ATOMIC_RELAXED),
+                              F.Spikes));
   formatDuration(B, F.WorstNs);
   if (F.Desc->file && F.Desc->file[0]) {
     B.format(", ");

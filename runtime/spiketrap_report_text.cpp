@@ -58,7 +58,8 @@ void printSummary(Buffer &B, const ReportModel &M) {
     printDurationCell(B, S.P95Ns);
     printDurationCell(B, thresholdNs(W.Level[W.Levels - 1].Threshold));
     // calls is a plain increment shared by threads: never below the spikes.
-    uint64_t Calls = std::max(S.Desc->calls, S.Spikes);
+    uint64_t Calls =
+        std::max(__atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED), S.Spikes);
     size_t Col = B.size();
     B.format("{}/{} {}%", S.Spikes, Calls, S.Spikes * 100 / Calls);
     padTo(B, Col, 14);
@@ -170,8 +171,8 @@ void printRecent(Buffer &B, const SpikeRecord &R) {
   for (uint32_t I = First; I < R.NumRecent; ++I) {
     const RecentCall &C = R.recent()[I];
     B.format("    {}", C.Start < Spike ? "-" : "+");
-    formatDuration(B, ticksToNs(C.Start < Spike ? Spike - C.Start
-                                                : C.Start - Spike));
+    formatDuration(
+        B, ticksToNs(C.Start < Spike ? Spike - C.Start : C.Start - Spike));
     B.format("  {:{}}", "", 2 * C.Depth);
     printLocation(B, C.Desc);
     B.format("  ");
@@ -271,9 +272,8 @@ void printOpen(Buffer &B, const ReportModel &M) {
     for (uint32_t L = 0; L < O.Levels; ++L) {
       const SpikeLevel &V = M.openLevel(O.First + L);
       B.format(L ? " > {} " : " {} ", V.Desc->name);
-      formatDuration(B, M.builtAt() > V.Start
-                            ? ticksToNs(M.builtAt() - V.Start)
-                            : 0);
+      formatDuration(B, M.builtAt() > V.Start ? ticksToNs(M.builtAt() - V.Start)
+                                              : 0);
     }
     B.push_back('\n');
   }
@@ -322,8 +322,8 @@ void writeText(Buffer &B, const ReportModel &M) {
     B.format("{} hangs, ", S.Hangs);
   B.format("{} instrumented calls, {} threads, {} "
            "dropped records, {} calls past depth {}; clock {} ({} MHz)\n",
-           T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth,
-           clockName(), theClock.TicksPerSecond / 1000000);
+           T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth, clockName(),
+           theClock.TicksPerSecond / 1000000);
   // Untimed past the capacity, and left there by longjmp or an exception:
   // the thread's timing stopped until a hook above them.
   if (T.Lost)
