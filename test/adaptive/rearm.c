@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2>&1 | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=threshold=100ms:report_json=%t.json %run %t 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 
 // Without late probes (which would time the spike's loop at its own level:
@@ -8,9 +8,10 @@
 // charged to the nearest timed caller, which names its switched-off callees
 // as candidates and times them (and what they call) again; when the spike
 // recurs, it is caught at its own level with its whole stack. The function
-// that spiked then stays timed. A 20 ms threshold and 60 ms spikes: a
-// preemption of a loaded machine must not make frame spike (and spend the
-// re-arm of the second) before the real one.
+// that spiked then stays timed. A 100 ms threshold and 300 ms spikes: a
+// loaded machine (frames of 1000 calls took 36 ms under TSan and a parallel
+// build) must not make frame spike (and spend the re-arm of the second)
+// before the real one.
 
 #include "../e2e/Inputs/spin.h"
 
@@ -19,7 +20,7 @@ __attribute__((noinline)) void leaf(int I) {
   for (int K = 0; K < 8; ++K)
     Sink += (unsigned)K * I;
   if (I == 40000 || I == 90000)
-    spin_ns(60000000);
+    spin_ns(300000000);
 }
 __attribute__((noinline)) void hot(int I) { leaf(I); }
 __attribute__((noinline)) void frame(int F) {

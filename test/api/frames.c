@@ -17,10 +17,10 @@ int main(void) {
   for (int Frame = 1; Frame <= 4; ++Frame) {
     SPIKETRAP_FRAME_MARK(); // frame N starts
     if (Frame == 2)         // one slow frame made of fast calls
-      for (int I = 0; I < 80; ++I)
-        step(500000);
+      for (int I = 0; I < 100; ++I)
+        step(3000000); // 300 ms: the worst frame by 180 ms
     if (Frame == 3)
-      step(30000000); // the worst step by far, even on a loaded machine
+      step(120000000); // the worst step by 117 ms, even on a loaded machine
   }
   SPIKETRAP_FRAME_MARK();
   return 0;
