@@ -150,6 +150,14 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
     adaptLook(D, F.Threshold, /*Late=*/true);
 }
 
+// A call that came near its threshold (racy: a lost count only delays an
+// adaptive decision).
+SPIKETRAP_ALWAYS_INLINE void countNear(spiketrap_desc *D) {
+  __atomic_store_n(&D->near_calls,
+                   __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED) + 1,
+                   __ATOMIC_RELAXED);
+}
+
 // The exit fast path's rare cases: a thread that is not active, no usable
 // TSC, calls past the capacity, or a top frame that is not this exit's
 // activation (frames below Addr are dead: their exits were skipped; drop
@@ -178,12 +186,8 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
     uint64_t Dur = End - F.Start;
     // Counted for adaptive mode as on the fast path.
-    if (Dur * kCloseRatio > Thr) {
-      auto *D = const_cast<spiketrap_desc *>(F.Desc);
-      __atomic_store_n(&D->near_calls,
-                       __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED) + 1,
-                       __ATOMIC_RELAXED);
-    }
+    if (Dur * kCloseRatio > Thr)
+      countNear(const_cast<spiketrap_desc *>(F.Desc));
     if (Dur > Thr)
       recordSpike(T, Depth, End);
     chargeParent(T, Depth, Dur);
@@ -199,9 +203,7 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
 // decision); over it, record the spike. Then pop its frame.
 SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
                                  uint32_t Depth, uint64_t End, uint64_t Thr) {
-  __atomic_store_n(&D->near_calls,
-                   __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED) + 1,
-                   __ATOMIC_RELAXED);
+  countNear(D);
   uint64_t Dur = End - T.Frames[Depth - 1].Start;
   if (Dur > Thr)
     recordSpike(T, Depth, End);
