@@ -2,20 +2,22 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 -pthread %s %rtlib -o %t
 // RUN: rm -rf %t.profile && mkdir -p %t.profile
-// RUN: env SPIKETRAP_OPTIONS=report=none:recent_calls=8 %spiketrap_report run --html %t.html --trace %t.trace -- %run %t 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=report=none:recent_calls=8:threshold=50ms %spiketrap_report run --html %t.html --trace %t.trace -- %run %t 2>&1 | count 0
 // RUN: chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=%t.profile --dump-dom file://%t.html 2>/dev/null | FileCheck %s
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace
 
 // What explains a spike reaches the HTML page and the Chrome trace: how long
 // the spiking call waited and on what, the calls that ran before it
 // (recent_calls=), and the calls still open when the report was written.
+// A 50 ms threshold: a loaded machine must not make warm_up a spike.
 
+#include "../e2e/Inputs/spin.h"
 #include "../runtime/Inputs/blocked_worker.h"
 #include <time.h>
 
-__attribute__((noinline)) void warm_up(void) { usleep(100); }
+__attribute__((noinline)) void warm_up(void) { spin_ns(10000); }
 __attribute__((noinline)) void load_level(void) {
-  struct timespec T = {0, 60 * 1000000};
+  struct timespec T = {0, 200 * 1000000};
   nanosleep(&T, 0);
 }
 
@@ -27,7 +29,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: <title>load_level: {{[0-9.]+}} ms &gt; 1.000 ms at {{.*}}; waited {{[0-9.]+}} ms (longest {{[0-9.]+}} ms in nanosleep from load_level), running
+// CHECK: <title>load_level: {{[0-9.]+}} ms &gt; 50.000 ms at {{.*}}; waited {{[0-9.]+}} ms (longest {{[0-9.]+}} ms in nanosleep from load_level), running
 // CHECK: <title>warm_up: {{.*}}, before a spike (recent_calls=)</title>
 // CHECK: <h2>Calls open when the report was written</h2>
 // CHECK-SAME: <div>thread {{.*}} (tid {{[0-9]+}}): worker_main {{[0-9.]+ [mun]?s}} &gt; wait_forever
