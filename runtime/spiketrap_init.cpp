@@ -9,6 +9,7 @@
 #include "spiketrap_report.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
+#include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
@@ -70,6 +71,7 @@ void initOnce(char **Env) {
   clockInit(flags.clock);
   exitFastPath = theClock.UseCounter;
   recentInit();
+  kernelEventsInit();
   // The run's wall-clock start, at the instant times in reports count from
   // (after the 5 ms calibration).
   reportInit(Options);

@@ -207,6 +207,13 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
       B.format(",\"spike\":{}", Own);
     if (R.Level[L].WaitTicks)
       B.format(",\"wait_ns\":{}", ticksToNs(R.Level[L].WaitTicks));
+    if (R.HasKernel) { // kernel_events=1
+      const KernelLevel &K = R.kernel()[L];
+      B.format(",\"kernel\":{{\"minor_faults\":{},\"major_faults\":{},"
+               "\"preemptions\":{},\"preempted_ns\":{},\"blocked_ns\":{}{}}}",
+               K.MinorFaults, K.MajorFaults, K.Preemptions, K.PreemptedNs,
+               K.BlockedNs, K.LowerBound ? ",\"lower_bound\":true" : "");
+    }
     writeMessages(B, R, L);
     B.push_back('}');
   }

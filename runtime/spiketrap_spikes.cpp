@@ -99,11 +99,13 @@ void spikesInit(uint64_t Bytes) {
 uint64_t frameNumber;
 
 namespace {
-// Reserves a record of Levels levels, Messages messages and Recent recent
-// calls; null when full.
-SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0) {
+// Reserves a record of Levels levels, Messages messages, Recent recent
+// calls and (Kernel) the kernel's events per level; null when full.
+SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
+                     bool Kernel = false) {
   uint64_t Size = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel) +
-                  Messages * sizeof(SpikeMessage) + Recent * sizeof(RecentCall);
+                  Messages * sizeof(SpikeMessage) + Recent * sizeof(RecentCall) +
+                  (Kernel ? Levels * sizeof(KernelLevel) : 0);
   Size = (Size + 7) & ~uint64_t(7);
   uint64_t Off = __atomic_fetch_add(&ArenaUsed, Size, __ATOMIC_RELAXED);
   if (!Arena || Off + Size > ArenaSize) {
@@ -125,6 +127,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0) {
   R->NumCandidates = 0;
   R->Hang = 0;
   R->NumRecent = 0;
+  R->HasKernel = 0;
   R->LongestWaitTicks = 0;
   R->LongestWaitDesc = nullptr;
   R->LongestWaitCall = WaitNone;
@@ -184,7 +187,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
   uint32_t Recent = recentCount(T);
-  SpikeRecord *R = reserve(Depth, Messages, Recent);
+  SpikeRecord *R = reserve(Depth, Messages, Recent, T.Kernel);
   const Frame &Top = T.Frames[Depth - 1];
   auto *D = const_cast<spiketrap_desc *>(Top.Desc);
   uint64_t Threshold = Top.Threshold ? Top.Threshold : globalThresholdTicks;
@@ -207,6 +210,8 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   if (R) {
     fillRecord(T, R, Depth, End, Messages);
     R->NumRecent = recentCopy(T, const_cast<RecentCall *>(R->recent()), Recent);
+    R->HasKernel = sumKernelEvents(T, R->Level, Depth, End,
+                                   const_cast<KernelLevel *>(R->kernel()));
     R->NumCandidates = NumCandidates;
     __builtin_memcpy(R->Candidates, Candidates,
                      NumCandidates * sizeof(Candidates[0]));

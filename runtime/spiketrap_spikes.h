@@ -9,6 +9,7 @@
 #define SPIKETRAP_SPIKES_H
 
 #include "spiketrap.h"
+#include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_thread.h"
 
@@ -55,7 +56,8 @@ struct SpikeRecord {
   // recent_calls=: the thread's timed calls just before this record was
   // made (RecentCalls after the messages), oldest first.
   uint32_t NumRecent;
-  uint32_t Reserved;
+  // kernel_events=: a KernelLevel per level after the recent calls.
+  uint32_t HasKernel;
   const spiketrap_desc *Candidates[kMaxCandidates];
   // The longest wait in the C library inside the spiking call, and whether
   // the per-thread ring lost waits during it (WaitTicks are then at least).
@@ -72,6 +74,9 @@ struct SpikeRecord {
   }
   const RecentCall *recent() const {
     return reinterpret_cast<const RecentCall *>(messages() + NumMessages);
+  }
+  const KernelLevel *kernel() const {
+    return reinterpret_cast<const KernelLevel *>(recent() + NumRecent);
   }
   // Level L's message of this kind, or null.
   const char *message(uint32_t L, uint32_t Kind) const {

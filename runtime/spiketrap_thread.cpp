@@ -3,6 +3,7 @@
 #include "spiketrap_crash.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
+#include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_spinlock.h"
 
@@ -58,6 +59,7 @@ void onThreadExit(void *P) {
   Gone.LostThreads += T.Lost != 0;
   RegistryLock.unlock();
   recentDetach(T);
+  kernelEventsDetach(T);
   // TLS destructors that run after this one find the thread gone.
   T.Status = StatusDead;
 }
@@ -86,6 +88,7 @@ bool threadReady(ThreadState &T) {
   char Name[16] = {};
   storeName(T, prctl(PR_GET_NAME, Name) == 0 ? Name : "?");
   recentAttach(T);
+  kernelEventsAttach(T);
   RegistryLock.lock();
   T.Next = Head;
   T.Prev = nullptr;
@@ -118,6 +121,10 @@ void threadAfterForkParent() {
 void threadAfterForkChild() {
   ThreadState &T = threadState;
   T.Status = T.StatusBeforeFork;
+  // The other threads are gone, their perf event descriptors are not.
+  for (ThreadState *O = Head; O; O = O->Next)
+    if (O != &T)
+      kernelEventsDetach(*O);
   Head = nullptr;
   Gone = {};
   Registered = 0;
@@ -130,6 +137,11 @@ void threadAfterForkChild() {
     uint32_t Open = T.Depth < kMaxDepth ? T.Depth : kMaxDepth;
     for (uint32_t I = 0; I < Open; ++I)
       T.Frames[I].Threshold = kNever;
+  }
+  // The inherited events watch the parent's thread.
+  if (T.Kernel) {
+    kernelEventsDetach(T);
+    kernelEventsAttach(T);
   }
   RegistryLock.reset();
 }

@@ -18,6 +18,7 @@
 namespace __spiketrap {
 
 struct RecentRing;
+struct KernelRing;
 
 // PET's depth; deeper calls are counted, not timed.
 constexpr uint32_t kMaxDepth = 256;
@@ -105,6 +106,8 @@ struct ThreadState {
   // Written only by the interposed waiting calls (spiketrap_waits.cpp),
   // read when a spike is recorded; after Frames, so the hooks' offsets stay.
   WaitRing Waits;
+  // kernel_events=: the thread's perf event ring, or null.
+  struct KernelRing *Kernel;
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 

@@ -307,6 +307,10 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         # The hang watchdog: a thread looking at every stack 4 times a second.
         "hang": ("default", "hang_after=1s"),
         "recent": ("default", "recent_calls=64"),
+        # Page faults and context switches time-stamped by the kernel.
+        "kevents": ("default", "kernel_events=1"),
+        # The C library's waiting calls straight to the C library.
+        "nowaits": ("default", "waits=0"),
     }
     if not st["all_differs"]:
         del runs["all"]
@@ -363,6 +367,8 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "disabled": "spiketrap default, disabled (enabled=0)",
         "hang": "spiketrap default + hang watchdog (hang_after=1s)",
         "recent": "spiketrap default + recent_calls=64",
+        "kevents": "spiketrap default + kernel_events=1",
+        "nowaits": "spiketrap default, waits=0 (no interposed waits)",
     }
     rows = []
     for k in keys:
