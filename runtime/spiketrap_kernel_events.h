@@ -5,7 +5,7 @@
 // is switched out, with a CLOCK_MONOTONIC time stamp, in a small ring the
 // kernel overwrites oldest first. Nothing runs in the hooks: only a spike
 // reads the ring, on its own thread, and counts what fell inside each of its
-// levels. The cost is the kernel's, per fault and per switch (~0.5 us), and
+// levels. The cost is the kernel's, a record per fault and per switch, and
 // two file descriptors and 36 KiB of locked memory per thread: off by
 // default.
 //
