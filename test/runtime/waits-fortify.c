@@ -11,19 +11,8 @@
 // through __read_chk: its wait for the pipe is seen too, from the timed call
 // that called it.
 
-#include <pthread.h>
-#include <time.h>
-#include <unistd.h>
+#include "Inputs/late_pipe.h"
 
-static int Pipe[2];
-
-static void *writer(void *Arg) {
-  (void)Arg;
-  struct timespec T = {0, 60 * 1000000};
-  nanosleep(&T, 0);
-  (void)!write(Pipe[1], "x", 1);
-  return 0;
-}
 
 int fortified_read(int Fd, char *Out);
 
@@ -33,12 +22,10 @@ __attribute__((noinline)) int read_pipe(void) {
 }
 
 int main(void) {
-  if (pipe(Pipe))
+  if (!start_late_writer())
     return 2;
-  pthread_t T;
-  pthread_create(&T, 0, writer, 0);
   int Ok = read_pipe();
-  pthread_join(T, 0);
+  join_late_writer();
   return Ok ? 0 : 1;
 }
 

@@ -9,19 +9,8 @@
 // A spike that sleeps 60 ms (nanosleep) and one that waits 60 ms for a pipe
 // another thread writes to (read) were waiting, not running.
 
-#include <pthread.h>
-#include <time.h>
-#include <unistd.h>
+#include "Inputs/late_pipe.h"
 
-static int Pipe[2];
-
-static void *writer(void *Arg) {
-  (void)Arg;
-  struct timespec T = {0, 60 * 1000000};
-  nanosleep(&T, 0);
-  (void)!write(Pipe[1], "x", 1);
-  return 0;
-}
 
 __attribute__((noinline)) void nap(void) {
   struct timespec T = {0, 60 * 1000000};
@@ -35,12 +24,10 @@ __attribute__((noinline)) int read_pipe(void) {
 
 int main(void) {
   nap();
-  if (pipe(Pipe))
+  if (!start_late_writer())
     return 2;
-  pthread_t T;
-  pthread_create(&T, 0, writer, 0);
   int Ok = read_pipe();
-  pthread_join(T, 0);
+  join_late_writer();
   return Ok ? 0 : 1;
 }
 
