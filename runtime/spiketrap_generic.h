@@ -34,6 +34,11 @@ inline void touchForWrite(char *P) {
                               __ATOMIC_RELAXED);
 }
 
+// No system calls without the C library here: -ENOSYS.
+inline long rawSyscall(long, long, long, long, long, long, long) {
+  return -38;
+}
+
 } // namespace __spiketrap::arch
 
 #endif // SPIKETRAP_GENERIC_H

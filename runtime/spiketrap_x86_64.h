@@ -46,6 +46,23 @@ inline void touchForWrite(char *P) {
 #endif
 }
 
+// A system call without the C library (a statically linked program's
+// interposed calls, spiketrap_waits.cpp): the result, or -errno.
+inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,
+                       long F) {
+#if defined(__x86_64__)
+  register long R10 asm("r10") = D, R8 asm("r8") = E, R9 asm("r9") = F;
+  long Ret;
+  asm volatile("syscall"
+               : "=a"(Ret)
+               : "a"(Nr), "D"(A), "S"(B), "d"(C), "r"(R10), "r"(R8), "r"(R9)
+               : "rcx", "r11", "memory");
+  return Ret;
+#else
+  return -38; // ENOSYS
+#endif
+}
+
 } // namespace __spiketrap::arch
 
 #endif // SPIKETRAP_X86_64_H
