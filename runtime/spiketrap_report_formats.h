@@ -52,6 +52,13 @@ uint64_t startRealtimeNs();
 void formatStartTime(Buffer &B, bool Iso);
 // The SPIKETRAP_OPTIONS text the run started with ("" when unset).
 const char *optionsText();
+// What tells a fleet's runs apart (docs/fleet.md): the executable's path
+// ("" if unknown), its ELF build id in hex ("" if none), the host name, and
+// 128 random bits in hex, one value per process. Async-signal-safe.
+const char *programPath();
+const char *buildId();
+void formatHost(Buffer &B);
+const char *runId();
 
 } // namespace __spiketrap
 

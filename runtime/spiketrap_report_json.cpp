@@ -9,6 +9,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_spikes.h"
 
 #include <algorithm>
 #include <fcntl.h>
@@ -82,7 +83,15 @@ void writeThreads(Buffer &B, const ReportModel &M) {
 void writeRun(Buffer &B, const ReportModel &M) {
   SpikeTotals S = spikeTotals();
   ThreadTotals T = threadTotals();
-  B.format("\"runs\":[{{\"pid\":{},\"command_line\":", getpid());
+  B.format("\"runs\":[{{\"pid\":{},\"run_id\":\"{}\",\"host\":", getpid(),
+           runId());
+  Buffer Host;
+  formatHost(Host);
+  Host.push_back('\0');
+  jsonString(B, Host.data());
+  B.format(",\"program\":");
+  jsonString(B, programPath());
+  B.format(",\"build_id\":\"{}\",\"command_line\":", buildId());
   writeCommandLine(B);
   B.format(",\"start_time\":\"");
   formatStartTime(B, /*Iso=*/true);
@@ -101,9 +110,9 @@ void writeRun(Buffer &B, const ReportModel &M) {
 #include "spiketrap_flags.inc"
   B.format("}},\"totals\":{{\"spikes\":{},\"hangs\":{},\"dropped\":{},"
            "\"calls\":{},\"threads\":{},\"calls_past_max_depth\":{},"
-           "\"calls_past_max_depth_lost\":{}}},",
+           "\"calls_past_max_depth_lost\":{},\"frames\":{}}},",
            S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
-           T.Lost);
+           T.Lost, __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
   writeThreads(B, M);
   B.format("}}]");
 }

@@ -1,19 +1,68 @@
 //===- spiketrap_report_run.cpp - Facts about the run, for reports -------===//
 //
 // The wall-clock start time (reports and file names carry it; the hooks'
-// clock only counts from start-up) and the options the run started with.
+// clock only counts from start-up), the options the run started with, and
+// what tells runs of a fleet apart (docs/fleet.md): host, program, ELF build
+// id and a run id. Everything a report reads here is either kept at start-up
+// or made with system calls only, as a crash's report runs in a signal
+// handler.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_report_formats.h"
 
+#include <link.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 namespace __spiketrap {
 
 namespace {
 uint64_t StartRealtime;
 char Options[4096];
+char Program[4096];       // /proc/self/exe at start-up; "" if unreadable
+char BuildId[2 * 64 + 1]; // hex; "" when the executable has none
+char RunId[2 * 16 + 1];   // hex, made by the first report of a process
+pid_t RunIdPid;           // the process RunId belongs to (fork: a new run)
+
+constexpr char kHex[] = "0123456789abcdef";
+
+void toHex(char *Out, const unsigned char *P, size_t N) {
+  for (size_t I = 0; I < N; ++I) {
+    Out[2 * I] = kHex[P[I] >> 4];
+    Out[2 * I + 1] = kHex[P[I] & 15];
+  }
+  Out[2 * N] = '\0';
+}
+
+// The NT_GNU_BUILD_ID note of the first object dl_iterate_phdr visits: the
+// main executable. Read at start-up: dl_iterate_phdr takes the loader's lock,
+// which a crash's handler must not wait for.
+int findBuildId(dl_phdr_info *Info, size_t, void *) {
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    if (P.p_type != PT_NOTE)
+      continue;
+    const char *Note = (const char *)(Info->dlpi_addr + P.p_vaddr);
+    const char *End = Note + P.p_memsz;
+    while (Note + sizeof(ElfW(Nhdr)) <= End) {
+      const ElfW(Nhdr) *N = (const ElfW(Nhdr) *)Note;
+      const char *Name = Note + sizeof(*N);
+      const char *Desc = Name + ((N->n_namesz + 3) & ~3u);
+      Note = Desc + ((N->n_descsz + 3) & ~3u);
+      if (Note > End)
+        break;
+      if (N->n_type == NT_GNU_BUILD_ID && N->n_namesz == 4 &&
+          memcmp(Name, "GNU", 4) == 0 && N->n_descsz <= 64) {
+        toHex(BuildId, (const unsigned char *)Desc, N->n_descsz);
+        return 1;
+      }
+    }
+  }
+  return 1; // only the executable
+}
 } // namespace
 
 void reportInit(const char *Opts) {
@@ -23,6 +72,43 @@ void reportInit(const char *Opts) {
   // Too long for the parser too (it says so): keep none rather than half.
   if (Opts && strlen(Opts) < sizeof(Options))
     strcpy(Options, Opts);
+  ssize_t N = readlink("/proc/self/exe", Program, sizeof(Program) - 1);
+  Program[N > 0 ? N : 0] = '\0';
+  dl_iterate_phdr(findBuildId, nullptr);
+}
+
+const char *programPath() { return Program; }
+
+const char *buildId() { return BuildId; }
+
+void formatHost(Buffer &B) {
+  utsname U;
+  if (uname(&U) == 0)
+    B.format("{}", U.nodename);
+}
+
+const char *runId() {
+  // Every report of one process carries the same id (a later one holds what
+  // an earlier one did); a forked child is a run of its own.
+  pid_t Pid = getpid();
+  if (RunIdPid != Pid) {
+    unsigned char R[16] = {};
+    size_t Got = 0;
+    while (Got < sizeof(R)) {
+      ssize_t N = getrandom(R + Got, sizeof(R) - Got, GRND_NONBLOCK);
+      if (N <= 0)
+        break;
+      Got += size_t(N);
+    }
+    if (Got < sizeof(R)) { // no entropy yet: still unique enough per host
+      uint64_t Mix[2] = {StartRealtime, uint64_t(Pid) << 32 ^ uint64_t(Pid)};
+      for (size_t I = Got; I < sizeof(R); ++I)
+        R[I] ^= ((const unsigned char *)Mix)[I];
+    }
+    toHex(RunId, R, sizeof(R));
+    RunIdPid = Pid;
+  }
+  return RunId;
 }
 
 uint64_t startRealtimeNs() { return StartRealtime; }
