@@ -84,13 +84,15 @@ def report(seed, spikes):
 
 
 def timed(cmd):
-    """Runs cmd; its wall time in seconds and its peak RSS in MB."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Runs cmd; its wall time and CPU time in seconds (on a shared machine
+    the CPU time is the steadier number) and its peak RSS in MB."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     subprocess.run(cmd, check=True)
     seconds = time.monotonic() - t0
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, max(peak, before) / 1024
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return seconds, cpu, after.ru_maxrss / 1024
 
 
 def main():
@@ -102,6 +104,8 @@ def main():
     ap.add_argument("--clickhouse", metavar="URL")
     ap.add_argument("--database", default="spiketrap")
     ap.add_argument("--keep", metavar="DIR", help="write the reports here and keep them")
+    ap.add_argument("--generate-only", action="store_true",
+                    help="with --keep: write the reports, time nothing")
     args = ap.parse_args()
     top = args.keep or tempfile.mkdtemp(prefix="spiketrap-bench-fleet.")
     try:
@@ -121,16 +125,20 @@ def main():
         size = sum(os.path.getsize(os.path.join(src, "d%03d.json" % (i % args.distinct)))
                    for i in range(args.reports))
         spikes = args.reports * args.spikes
+        if args.generate_only:
+            return
         print("%d reports, %d spikes, %.1f GB of JSON" % (args.reports, spikes, size / 1e9))
-        seconds, peak = timed([sys.executable, "-B", TOOL, "export", "--format", "jsonl",
-                               "-o", os.devnull, reports])
-        print("export --format jsonl: %.1f s, %.0f spikes/s, %.1f MB/s of reports, "
-              "peak RSS %.0f MB" % (seconds, spikes / seconds, size / 1e6 / seconds, peak))
+        seconds, cpu, peak = timed([sys.executable, "-B", TOOL, "export", "--format",
+                                    "jsonl", "-o", os.devnull, reports])
+        print("export --format jsonl: %.1f s (%.1f s CPU), %.0f spikes/s (%.0f per CPU "
+              "second), %.1f MB/s of reports, peak RSS %.0f MB"
+              % (seconds, cpu, spikes / seconds, spikes / cpu, size / 1e6 / seconds, peak))
         if args.clickhouse:
-            seconds, peak = timed([sys.executable, "-B", TOOL, "ingest", "--clickhouse",
-                                   args.clickhouse, "--database", args.database, reports])
-            print("ingest: %.1f s, %.0f spikes/s, peak RSS %.0f MB"
-                  % (seconds, spikes / seconds, peak))
+            seconds, cpu, peak = timed([sys.executable, "-B", TOOL, "ingest", "-q",
+                                        "--clickhouse", args.clickhouse, "--database",
+                                        args.database, reports])
+            print("ingest: %.1f s (tool: %.1f s CPU), %.0f spikes/s, peak RSS %.0f MB"
+                  % (seconds, cpu, spikes / seconds, peak))
     finally:
         if not args.keep:
             shutil.rmtree(top, ignore_errors=True)
