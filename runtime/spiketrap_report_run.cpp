@@ -10,8 +10,10 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_report_formats.h"
 
+#include <elf.h>
 #include <link.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -37,31 +39,38 @@ void toHex(char *Out, const unsigned char *P, size_t N) {
   Out[2 * N] = '\0';
 }
 
-// The NT_GNU_BUILD_ID note of the first object dl_iterate_phdr visits: the
-// main executable. Read at start-up: dl_iterate_phdr takes the loader's lock,
-// which a crash's handler must not wait for.
-int findBuildId(dl_phdr_info *Info, size_t, void *) {
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    if (P.p_type != PT_NOTE)
+// The main executable's NT_GNU_BUILD_ID note, found through its program
+// headers as the kernel gave them (AT_PHDR): no loader lock, no interceptor
+// of a sanitizer, nothing that cannot run before constructors.
+void findBuildId() {
+  const auto *Ph = reinterpret_cast<const ElfW(Phdr) *>(getauxval(AT_PHDR));
+  size_t N = getauxval(AT_PHNUM);
+  if (!Ph)
+    return;
+  uintptr_t Bias = 0; // a position-independent executable's load address
+  for (size_t I = 0; I < N; ++I)
+    if (Ph[I].p_type == PT_PHDR)
+      Bias = uintptr_t(Ph) - Ph[I].p_vaddr;
+  for (size_t I = 0; I < N; ++I) {
+    if (Ph[I].p_type != PT_NOTE)
       continue;
-    const char *Note = (const char *)(Info->dlpi_addr + P.p_vaddr);
-    const char *End = Note + P.p_memsz;
+    const char *Note = reinterpret_cast<const char *>(Bias + Ph[I].p_vaddr);
+    const char *End = Note + Ph[I].p_memsz;
     while (Note + sizeof(ElfW(Nhdr)) <= End) {
-      const ElfW(Nhdr) *N = (const ElfW(Nhdr) *)Note;
-      const char *Name = Note + sizeof(*N);
-      const char *Desc = Name + ((N->n_namesz + 3) & ~3u);
-      Note = Desc + ((N->n_descsz + 3) & ~3u);
+      const auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
+      const char *Name = Note + sizeof(*H);
+      const char *Desc = Name + ((H->n_namesz + 3) & ~3u);
+      Note = Desc + ((H->n_descsz + 3) & ~3u);
       if (Note > End)
         break;
-      if (N->n_type == NT_GNU_BUILD_ID && N->n_namesz == 4 &&
-          memcmp(Name, "GNU", 4) == 0 && N->n_descsz <= 64) {
-        toHex(BuildId, (const unsigned char *)Desc, N->n_descsz);
-        return 1;
+      if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 &&
+          memcmp(Name, "GNU", 4) == 0 && H->n_descsz <= 64) {
+        toHex(BuildId, reinterpret_cast<const unsigned char *>(Desc),
+              H->n_descsz);
+        return;
       }
     }
   }
-  return 1; // only the executable
 }
 } // namespace
 
@@ -74,7 +83,7 @@ void reportInit(const char *Opts) {
     strcpy(Options, Opts);
   ssize_t N = readlink("/proc/self/exe", Program, sizeof(Program) - 1);
   Program[N > 0 ? N : 0] = '\0';
-  dl_iterate_phdr(findBuildId, nullptr);
+  findBuildId();
 }
 
 const char *programPath() { return Program; }
