@@ -39,6 +39,7 @@ int main(void) {
 // CHECK-NEXT:   stack: main;tick;load_asset, files and lines of the functions, 3 thresholds
 // CHECK-NEXT:   durations: tick's own spike, load_asset's own; main's open time
 // CHECK-NEXT:   messages: ['', '', 'asset 2']
+// CHECK-NEXT:   kernel counts: one per level
 // CHECK-NEXT:   recent: step, ends with step
 // CHECK-NEXT: spike 1: tick, depth 2, leaf False, frame 2, excess = duration - threshold
 

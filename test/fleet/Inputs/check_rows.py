@@ -43,6 +43,10 @@ for row, s in zip(spikes, rep["spikes"]):
         "load_asset's own" if d[2] == s["duration_ns"] else "load_asset wrong",
         "main's open time" if d[0] == end - levels[0]["start_ns"] else "main wrong"))
     print("  messages: %s" % row["stack_messages"])
+    print("  kernel counts: %s" % ("one per level" if all(
+        len(row["stack_" + k]) == len(levels) for k in
+        ("minor_faults", "major_faults", "preemptions", "preempted_ns", "blocked_ns"))
+        else "wrong lengths"))
     print("  recent: %s, ends with %s" % (
         "step" if "step" in row["recent_functions"] else row["recent_functions"],
         row["recent_functions"][-1] if row["recent_functions"] else "nothing"))
