@@ -12,8 +12,7 @@ static void spin_ms(long ms) {
   clock_gettime(CLOCK_MONOTONIC, &t0);
   do
     clock_gettime(CLOCK_MONOTONIC, &t);
-  while ((t.tv_sec - t0.tv_sec) * 1000L +
-             (t.tv_nsec - t0.tv_nsec) / 1000000L <
+  while ((t.tv_sec - t0.tv_sec) * 1000L + (t.tv_nsec - t0.tv_nsec) / 1000000L <
          ms);
 }
 
