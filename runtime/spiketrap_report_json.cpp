@@ -101,9 +101,9 @@ void writeRun(Buffer &B, const ReportModel &M) {
 #include "spiketrap_flags.inc"
   B.format("}},\"totals\":{{\"spikes\":{},\"hangs\":{},\"dropped\":{},"
            "\"calls\":{},\"threads\":{},\"calls_past_max_depth\":{},"
-           "\"calls_past_max_depth_lost\":{}}},",
+           "\"calls_past_max_depth_lost\":{},\"frames\":{}}},",
            S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
-           T.Lost);
+           T.Lost, __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
   writeThreads(B, M);
   B.format("}}]");
 }

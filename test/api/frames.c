@@ -6,7 +6,8 @@
 
 // Frame marks number frames: a spike says which frame it was in ("frame 3",
 // as PET's log did), in text and JSON; with a frame budget, a frame longer
-// than it is a spike of its own even when no single call is.
+// than it is a spike of its own even when no single call is. The JSON's
+// totals count the frames marked (a rate per frame needs them).
 
 #include "../e2e/Inputs/spin.h"
 #include "spiketrap.h"
@@ -30,6 +31,7 @@ int main(void) {
 // FRAME-NEXT: thread main (tid {{[0-9]+}}), frame 2,
 // SPIKE: spike: {{[0-9.]+}} ms in step ({{.*}}), threshold 1.000 ms
 // SPIKE-NEXT: thread main (tid {{[0-9]+}}), frame 3,
+// JSON: "frames":5}
 // JSON: "spikes":[
 // JSON-DAG: "frame":2,
 // JSON-DAG: "frame":3,

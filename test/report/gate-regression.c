@@ -12,9 +12,9 @@
 // (20 ms sleeps instead of 8 ms ones), and that spikes in a new function,
 // fails (exit 1); six more runs of the baseline pass; two runs are too few
 // for a verdict (exit 0, saying so). Sleeps against a 5 ms threshold: a
-// loaded machine makes them longer, never shorter (its extra spikes of the
-// 1 ms sleeps fall on both builds alike: their runs take turns), and only
-// the rows that do not hang on timing are checked for a verdict.
+// loaded machine makes them longer, never shorter (what it adds falls on
+// both builds alike: their runs take turns), and only the rows that do not
+// hang on timing are checked for a verdict.
 
 #include <time.h>
 
@@ -24,9 +24,11 @@ static void nap_ms(int ms) {
 }
 __attribute__((noinline)) void physics(int i) {
 #ifdef REGRESSED
-  nap_ms(i % 2 ? 20 : 1);
+  if (i % 2)
+    nap_ms(20);
 #else
-  nap_ms(i % 5 == 0 ? 8 : 1);
+  if (i % 5 == 0)
+    nap_ms(8);
 #endif
 }
 #ifdef REGRESSED

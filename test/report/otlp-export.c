@@ -1,11 +1,11 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: env SPIKETRAP_OPTIONS="report=none threshold=10ms recent_calls=4 report_json=%t.d/r.json" %t
-// RUN: %spiketrap_report export --format otlp -o %t.d/a.otlp.json %t.d/r.json
-// RUN: python3 %S/Inputs/check_otlp.py %t.d/a.otlp.json | FileCheck %s
-// RUN: %spiketrap_report export --format otlp %t.d/r.json > %t.d/b.otlp.json
-// RUN: cmp %t.d/a.otlp.json %t.d/b.otlp.json
-// RUN: python3 -c "import json,sys; [print(len(json.loads(l)['resourceSpans'][0]['scopeSpans'][0]['spans'])) for l in open(sys.argv[1])]" %t.d/a.otlp.json | FileCheck %s --check-prefix=SPANS
+// RUN: %spiketrap_report export --format otlp -o %t.a.otlp %t.d/r.json
+// RUN: python3 %S/Inputs/check_otlp.py %t.a.otlp | FileCheck %s
+// RUN: %spiketrap_report export --format otlp %t.d > %t.b.otlp
+// RUN: cmp %t.a.otlp %t.b.otlp
+// RUN: python3 -c "import json,sys; [print(len(json.loads(l)['resourceSpans'][0]['scopeSpans'][0]['spans'])) for l in open(sys.argv[1])]" %t.a.otlp | FileCheck %s --check-prefix=SPANS
 // RUN: not %spiketrap_report export --format otlp -o %t.d/no/such/dir.json %t.d/r.json 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 
 // export --format otlp writes OTLP/JSON traces as the Collector's
@@ -13,7 +13,8 @@
 // line): one trace per spike, one span per stack level (root: the
 // outermost), strictly checked by Inputs/check_otlp.py (hex ids, nanosecond
 // strings, typed attributes, children within their parents). Ids are
-// derived from the run and the spike: a second export is the same bytes.
+// derived from the run and the spike: a second export (here of the
+// directory holding the report) is the same bytes.
 
 #include <time.h>
 
