@@ -27,9 +27,9 @@ int main(void) {
   return 0;
 }
 
-// FRAME: spike: {{[0-9.]+}} ms in (frame), threshold 20.000 ms
+// FRAME: spike: {{[0-9.]+ m?s}} in (frame), threshold 20.000 ms
 // FRAME-NEXT: thread main (tid {{[0-9]+}}), frame 2,
-// SPIKE: spike: {{[0-9.]+}} ms in step ({{.*}}), threshold 1.000 ms
+// SPIKE: spike: {{[0-9.]+ m?s}} in step ({{.*}}), threshold 1.000 ms
 // SPIKE-NEXT: thread main (tid {{[0-9]+}}), frame 3,
 // JSON: "frames":5}
 // JSON: "spikes":[
