@@ -6,7 +6,8 @@
 
 // Frame marks number frames: a spike says which frame it was in ("frame 3",
 // as PET's log did), in text and JSON; with a frame budget, a frame longer
-// than it is a spike of its own even when no single call is.
+// than it is a spike of its own even when no single call is. The JSON's
+// totals count the frames marked (a rate per frame needs them).
 
 #include "../e2e/Inputs/spin.h"
 #include "spiketrap.h"
@@ -26,10 +27,11 @@ int main(void) {
   return 0;
 }
 
-// FRAME: spike: {{[0-9.]+}} ms in (frame), threshold 20.000 ms
+// FRAME: spike: {{[0-9.]+ m?s}} in (frame), threshold 20.000 ms
 // FRAME-NEXT: thread main (tid {{[0-9]+}}), frame 2,
-// SPIKE: spike: {{[0-9.]+}} ms in step ({{.*}}), threshold 1.000 ms
+// SPIKE: spike: {{[0-9.]+ m?s}} in step ({{.*}}), threshold 1.000 ms
 // SPIKE-NEXT: thread main (tid {{[0-9]+}}), frame 3,
+// JSON: "frames":5}
 // JSON: "spikes":[
 // JSON-DAG: "frame":2,
 // JSON-DAG: "frame":3,

@@ -1,0 +1,49 @@
+// RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
+// RUN: rm -rf %t.d && mkdir -p %t.d
+// RUN: env SPIKETRAP_OPTIONS="report=none threshold=10ms recent_calls=4 report_json=%t.d/r.json" %t
+// RUN: %spiketrap_report export --format otlp -o %t.a.otlp %t.d/r.json
+// RUN: python3 %S/Inputs/check_otlp.py %t.a.otlp | FileCheck %s
+// RUN: %spiketrap_report export --format otlp %t.d > %t.b.otlp
+// RUN: cmp %t.a.otlp %t.b.otlp
+// RUN: python3 -c "import json,sys; [print(len(json.loads(l)['resourceSpans'][0]['scopeSpans'][0]['spans'])) for l in open(sys.argv[1])]" %t.a.otlp | FileCheck %s --check-prefix=SPANS
+// RUN: not %spiketrap_report export --format otlp -o %t.d/no/such/dir.json %t.d/r.json 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+
+// export --format otlp writes OTLP/JSON traces as the Collector's
+// otlpjsonfile receiver reads them (one ExportTraceServiceRequest per
+// line): one trace per spike, one span per stack level (root: the
+// outermost), strictly checked by Inputs/check_otlp.py (hex ids, nanosecond
+// strings, typed attributes, children within their parents). Ids are
+// derived from the run and the spike: a second export (here of the
+// directory holding the report) is the same bytes.
+
+#include <time.h>
+
+__attribute__((noinline)) void quick(void) {
+  struct timespec t = {0, 1000000};
+  nanosleep(&t, 0);
+}
+// Sleeps: a spike at least this long whatever the machine's load, and a
+// wait (nanosleep) on the spiking level.
+__attribute__((noinline)) void load_level(void) {
+  struct timespec t = {0, 30000000};
+  nanosleep(&t, 0);
+}
+__attribute__((noinline)) void tick(void) {
+  quick();
+  load_level();
+}
+
+int main(void) {
+  tick();
+  return 0;
+}
+
+// CHECK:      resource service.name=otlp-export.c.tmp host.name=unknown
+// CHECK-NEXT: trace main > tick > load_level (waited) (recent 1)
+// CHECK-NEXT: trace main > tick (waited) (recent 2)
+// CHECK-NOT:  trace
+
+// Two spikes: load_level's three levels, tick's two.
+// SPANS: 5
+
+// UNWRITABLE: spiketrap-report: {{.*}}no/such/dir.json: No such file or directory
