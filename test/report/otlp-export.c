@@ -38,7 +38,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      resource service.name=otlp-export.c.tmp host.name=unknown
+// CHECK:      resource service.name=otlp-export.c.tmp host.name={{[^ ]+}}{{$}}
 // CHECK-NEXT: trace main > tick > load_level (waited) (recent 1)
 // CHECK-NEXT: trace main > tick (waited) (recent 2)
 // CHECK-NOT:  trace
