@@ -141,7 +141,8 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
   if (D->flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
     F.ChildThreshold = kNever;
   // Pushed all the same, so stacks and parents stay right.
-  if ((D->flags & SPIKETRAP_DESC_CHANNEL) && channelDisabled(D->channel))
+  if ((D->flags & SPIKETRAP_DESC_CHANNEL) &&
+      channelDisabled(__spiketrap_desc_channel(D)))
     F.Threshold = kNever;
   endFrame(F, Addr, now());
   // Probes are learned like calls: a slow path that never comes close to
