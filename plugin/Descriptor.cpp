@@ -4,6 +4,7 @@
 #include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -15,7 +16,8 @@
 using namespace llvm;
 using namespace spiketrap;
 
-static Type *getFieldType(LLVMContext &C, spiketrap_layout::Kind K) {
+static Type *getFieldType(const DataLayout &DL, LLVMContext &C,
+                          spiketrap_layout::Kind K) {
   switch (K) {
   case spiketrap_layout::I16:
     return Type::getInt16Ty(C);
@@ -23,8 +25,8 @@ static Type *getFieldType(LLVMContext &C, spiketrap_layout::Kind K) {
     return Type::getInt32Ty(C);
   case spiketrap_layout::I64:
     return Type::getInt64Ty(C);
-  case spiketrap_layout::Ptr:
-    return PointerType::getUnqual(C);
+  case spiketrap_layout::Ref:
+    return DL.getIntPtrType(C);
   }
   llvm_unreachable("unknown descriptor field kind");
 }
@@ -34,7 +36,7 @@ DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
   LLVMContext &C = M.getContext();
   SmallVector<Type *, DescField::NumFields> Fields;
   for (spiketrap_layout::Kind K : spiketrap_layout::Kinds)
-    Fields.push_back(getFieldType(C, K));
+    Fields.push_back(getFieldType(M.getDataLayout(), C, K));
   // A literal struct: a named one would clash with user code that includes
   // spiketrap.h and be renamed.
   DescTy = StructType::get(C, Fields);
@@ -52,6 +54,19 @@ Constant *DescriptorBuilder::getString(StringRef S) {
     GV = Str;
   }
   return GV;
+}
+
+Constant *DescriptorBuilder::getRelative(GlobalVariable *Desc, unsigned Field,
+                                         Constant *Target) {
+  LLVMContext &C = M.getContext();
+  Type *IntPtr = DescTy->getElementType(Field);
+  Type *I32 = Type::getInt32Ty(C);
+  Constant *At = ConstantExpr::getGetElementPtr(
+      DescTy, Desc,
+      ArrayRef<Constant *>{ConstantInt::get(I32, 0),
+                           ConstantInt::get(I32, Field)});
+  return ConstantExpr::getSub(ConstantExpr::getPtrToInt(Target, IntPtr),
+                              ConstantExpr::getPtrToInt(At, IntPtr));
 }
 
 /// timed_until: adaptive mode keeps the function timed while its calls are
@@ -80,7 +95,7 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
     Line = SP->getLine();
   }
   uint32_t Flags =
-      (S.Ignore.isSet() ? SPIKETRAP_DESC_IGNORE : 0) |
+      SPIKETRAP_DESC_RELATIVE | (S.Ignore.isSet() ? SPIKETRAP_DESC_IGNORE : 0) |
       (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0) |
       (S.Channel.isSet() ? SPIKETRAP_DESC_CHANNEL : 0);
   uint64_t Threshold = S.Threshold.isSet() ? S.Threshold.Ns : ThresholdNs;
@@ -91,19 +106,24 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
   auto SetInt = [&](unsigned Field, uint64_t V) {
     Fields[Field] = ConstantInt::get(DescTy->getElementType(Field), V);
   };
+  // The strings first: module order, the one the tests read.
+  Constant *Name = getString(demangle(F.getName()));
+  Constant *FileStr = getString(File);
+  Constant *Channel = S.Channel.isSet() ? getString(S.Channel.Name) : nullptr;
+  // Writable: the runtime counts calls in it and switches it off.
+  auto *Desc = new GlobalVariable(M, DescTy, /*isConstant=*/false,
+                                  GlobalValue::PrivateLinkage, nullptr,
+                                  "__spiketrap_desc." + F.getName());
   SetInt(DescField::flags, Flags);
   SetInt(DescField::line, Line);
-  Fields[DescField::name] = getString(demangle(F.getName()));
-  Fields[DescField::file] = getString(File);
+  Fields[DescField::name] = getRelative(Desc, DescField::name, Name);
+  Fields[DescField::file] = getRelative(Desc, DescField::file, FileStr);
   SetInt(DescField::threshold_ns, Threshold);
   SetInt(DescField::children_threshold_ns, S.ChildrenThreshold.Ns);
-  if (S.Channel.isSet())
-    Fields[DescField::channel] = getString(S.Channel.Name);
+  if (Channel)
+    Fields[DescField::channel] = getRelative(Desc, DescField::channel, Channel);
   SetInt(DescField::timed_until, getTimedUntil(Waits));
-  // Writable: the runtime counts calls in it and switches it off.
-  auto *Desc = new GlobalVariable(
-      M, DescTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
-      ConstantStruct::get(DescTy, Fields), "__spiketrap_desc." + F.getName());
+  Desc->setInitializer(ConstantStruct::get(DescTy, Fields));
   return Desc;
 }
 
@@ -137,7 +157,7 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
   SmallVector<Constant *, 16> Fields;
   for (unsigned I = 0, E = Init->getNumOperands(); I != E; ++I)
     Fields.push_back(Init->getOperand(I));
-  Fields[DescField::callees] = Table;
+  Fields[DescField::callees] = getRelative(Desc, DescField::callees, Table);
   Fields[DescField::num_callees] = ConstantInt::get(
       DescTy->getElementType(DescField::num_callees), Callees.size());
   Desc->setInitializer(ConstantStruct::get(DescTy, Fields));

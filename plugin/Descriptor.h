@@ -36,6 +36,11 @@ class DescriptorBuilder {
   llvm::StringMap<llvm::Constant *> Strings;
 
   llvm::Constant *getString(llvm::StringRef S);
+  /// \p Target as an offset from field \p Field of \p Desc: a PC-relative
+  /// fixup the linker resolves, so no dynamic relocation
+  /// (SPIKETRAP_DESC_RELATIVE).
+  llvm::Constant *getRelative(llvm::GlobalVariable *Desc, unsigned Field,
+                              llvm::Constant *Target);
 
 public:
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);

@@ -87,11 +87,15 @@ static bool isFunctionMarkerDesc(const Value *V, StringRef Name,
   if (Depth > 4)
     return false;
   if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
-    const Constant *Init = GV->hasInitializer() ? GV->getInitializer() : nullptr;
+    const Constant *Init =
+        GV->hasInitializer() ? GV->getInitializer() : nullptr;
     const auto *Flags = dyn_cast_or_null<ConstantInt>(
         Init ? Init->getAggregateElement(DescField::flags) : nullptr);
     const Constant *NameField =
         Init ? Init->getAggregateElement(DescField::name) : nullptr;
+    // A spiketrap_ref the C initialiser wrote: its address member.
+    if (NameField && NameField->getType()->isAggregateType())
+      NameField = NameField->getAggregateElement(0u);
     const auto *NameGV = dyn_cast_or_null<GlobalVariable>(
         NameField ? NameField->stripPointerCasts() : nullptr);
     const auto *Str = dyn_cast_or_null<ConstantDataSequential>(

@@ -64,7 +64,7 @@ constexpr uint64_t kGrantBurstCalls = 8 * kKeepCalls;
 
 // The descriptor of D's I-th direct callee (spiketrap_desc::callees).
 inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
-  const int32_t *E = &D->callees[I];
+  const int32_t *E = &__spiketrap_desc_callees(D)[I];
   return reinterpret_cast<spiketrap_desc *>(
       const_cast<char *>(reinterpret_cast<const char *>(E) + *E));
 }

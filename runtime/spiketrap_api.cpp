@@ -84,7 +84,7 @@ void attach(ThreadState &T, Frame &F, uint8_t Kind, const char *Fmt,
 uint64_t LastMark;         // ticks at the last frame mark, 0: none yet
 uint32_t LastMarkTid;      // the thread that made it
 uint64_t FrameBudgetTicks; // 0: frames are not spikes of their own
-spiketrap_desc FrameDesc = {0, 0, "(frame)", "", 0, 0, nullptr, 0};
+spiketrap_desc FrameDesc = {0, 0, {"(frame)"}, {""}, 0, 0, {}, 0};
 
 } // namespace
 

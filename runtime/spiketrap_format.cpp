@@ -101,12 +101,13 @@ void jsonString(Buffer &B, const char *S) {
 }
 
 void printLocation(Buffer &B, const spiketrap_desc *D) {
-  if (D->file && D->file[0] && D->line)
-    B.format("{} ({}:{})", D->name, D->file, D->line);
-  else if (D->file && D->file[0])
-    B.format("{} ({})", D->name, D->file);
+  const char *Name = __spiketrap_desc_name(D), *File = __spiketrap_desc_file(D);
+  if (File && File[0] && D->line)
+    B.format("{} ({}:{})", Name, File, D->line);
+  else if (File && File[0])
+    B.format("{} ({})", Name, File);
   else
-    B.format("{}", D->name);
+    B.format("{}", Name);
 }
 
 } // namespace __spiketrap

@@ -141,7 +141,8 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
   if (D->flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
     F.ChildThreshold = kNever;
   // Pushed all the same, so stacks and parents stay right.
-  if ((D->flags & SPIKETRAP_DESC_CHANNEL) && channelDisabled(D->channel))
+  if ((D->flags & SPIKETRAP_DESC_CHANNEL) &&
+      channelDisabled(__spiketrap_desc_channel(D)))
     F.Threshold = kNever;
   endFrame(F, Addr, now());
   // Probes are learned like calls: a slow path that never comes close to
@@ -230,7 +231,9 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
           T.Status != StatusActive || !theClock.UseCounter ||
-          (D->flags | D->threshold_ns | D->children_threshold_ns | D->off) ||
+          // How the descriptor stores its strings is no reason to go slow.
+          ((D->flags & ~uint32_t(SPIKETRAP_DESC_RELATIVE)) | D->threshold_ns |
+           D->children_threshold_ns | D->off) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
     return enterSlow(T, D, Addr);

@@ -124,9 +124,10 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
   for (size_t F = 0; F < M.numFunctions(); ++F) {
     const FunctionStats &S = M.function(F);
     B.format("{}\n{{\"id\":{},\"name\":", F ? "," : "", F);
-    jsonString(B, S.Desc->name);
+    jsonString(B, __spiketrap_desc_name(S.Desc));
     B.format(",\"file\":");
-    jsonString(B, S.Desc->file ? S.Desc->file : "");
+    const char *File = __spiketrap_desc_file(S.Desc);
+    jsonString(B, File ? File : "");
     B.format(",\"line\":{},\"calls\":{},\"spikes\":{}", S.Desc->line,
              __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED), S.Spikes);
     if (S.Spikes) {

@@ -94,9 +94,9 @@ void printSuggestionReason(Buffer &B, const FunctionStats &F) {
            std::max<uint64_t>(__atomic_load_n(&F.Desc->calls, __ATOMIC_RELAXED),
                               F.Spikes));
   formatDuration(B, F.WorstNs);
-  if (F.Desc->file && F.Desc->file[0]) {
+  if (const char *File = __spiketrap_desc_file(F.Desc); File && File[0]) {
     B.format(", ");
-    formatListComment(B, F.Desc->file);
+    formatListComment(B, File);
     B.format(":{}", F.Desc->line);
   }
 }
@@ -123,18 +123,18 @@ void writeSkipList(Buffer &B, const ReportModel &M) {
   B.format("[never]\n");
   for (uint32_t I = 0; I < N && I < kMaxSkippable; ++I) {
     const spiketrap_desc *D = skippableAt(I);
-    if (!D || !D->name || keptTimed(D, M))
+    if (!D || !__spiketrap_desc_name(D) || keptTimed(D, M))
       continue;
     B.format("# {} calls, {} near the threshold",
              __atomic_load_n(&D->calls, __ATOMIC_RELAXED),
              __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED));
-    if (D->file && D->file[0]) {
+    if (const char *File = __spiketrap_desc_file(D); File && File[0]) {
       B.format(", ");
-      formatListComment(B, D->file);
+      formatListComment(B, File);
       B.format(":{}", D->line);
     }
     B.push_back('\n');
-    formatListEntry(B, D->name);
+    formatListEntry(B, __spiketrap_desc_name(D));
   }
 }
 

@@ -261,7 +261,8 @@ bool ReportModel::buildFunctions() {
                 return A.Spikes > 0;
               if (A.WorstNs != B.WorstNs)
                 return A.WorstNs > B.WorstNs;
-              return strcmp(A.Desc->name, B.Desc->name) < 0;
+              return strcmp(__spiketrap_desc_name(A.Desc),
+                            __spiketrap_desc_name(B.Desc)) < 0;
             });
   for (size_t F = 0; F < NumFunctions; ++F) {
     NumSpiking += Functions[F].Spikes > 0;

@@ -179,7 +179,7 @@ void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
     B.format("in {} of these spikes, ", Times);
   B.format("{}'s self time may be in callees adaptive mode had switched "
            "off (timed again since):\n",
-           R.Level[R.Levels - 1].Desc->name);
+           __spiketrap_desc_name(R.Level[R.Levels - 1].Desc));
   forEachCandidate(R, [&](const spiketrap_desc *C) {
     B.format("    candidate: ");
     printLocation(B, C);
@@ -303,7 +303,7 @@ void printOpen(Buffer &B, const ReportModel &M) {
     B.format("open: thread {} (tid {}):", O.Name[0] ? O.Name : "?", O.Tid);
     for (uint32_t L = 0; L < O.Levels; ++L) {
       const SpikeLevel &V = M.openLevel(O.First + L);
-      B.format(L ? " > {} " : " {} ", V.Desc->name);
+      B.format(L ? " > {} " : " {} ", __spiketrap_desc_name(V.Desc));
       formatDuration(B, M.builtAt() > V.Start ? ticksToNs(M.builtAt() - V.Start)
                                               : 0);
     }
@@ -316,12 +316,12 @@ void printSuggestions(Buffer &B, const ReportModel &M) {
   size_t N = suggest(M, S);
   for (size_t I = 0; I < N; ++I) {
     const FunctionStats &F = M.function(S[I].Function);
-    if (!listNameOk(F.Desc->name))
+    if (!listNameOk(__spiketrap_desc_name(F.Desc)))
       continue; // a line to paste into a list: not with a newline in it
     B.format("suggest: [threshold=");
     formatListDuration(B, S[I].ThresholdNs);
     B.format("] fun:");
-    formatListName(B, F.Desc->name);
+    formatListName(B, __spiketrap_desc_name(F.Desc));
     B.format("  # ");
     printSuggestionReason(B, F);
     B.push_back('\n');

@@ -311,7 +311,7 @@ void spikesAfterForkChild() {
 }
 
 namespace {
-const spiketrap_desc Unloaded = {0, 0, "(unloaded code)", "", 0, 0, nullptr, 0};
+const spiketrap_desc Unloaded = {0, 0, {"(unloaded code)"}, {""}, 0, 0, {}, 0};
 
 // Runtime-owned copies of descriptors of unloaded objects, kept for the
 // whole run in a list: the records that point to them are in the arena.
@@ -323,17 +323,21 @@ OwnedDesc *Owned;
 
 const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
   auto *C = static_cast<OwnedDesc *>(malloc(sizeof(OwnedDesc)));
-  char *Name = strdup(D->name ? D->name : "");
-  char *File = strdup(D->file ? D->file : "");
+  const char *FromName = __spiketrap_desc_name(D),
+             *FromFile = __spiketrap_desc_file(D);
+  char *Name = strdup(FromName ? FromName : "");
+  char *File = strdup(FromFile ? FromFile : "");
   if (!C || !Name || !File) { // out of memory: say what we can
     free(C), free(Name), free(File);
     return &Unloaded;
   }
   C->Desc = *D;
-  C->Desc.name = Name;
-  C->Desc.file = File;
-  C->Desc.channel = nullptr;
-  C->Desc.callees = nullptr; // relative to the unloaded object
+  // Addresses, not offsets: the copy lives elsewhere.
+  C->Desc.flags &= ~SPIKETRAP_DESC_RELATIVE;
+  C->Desc.name.abs = Name;
+  C->Desc.file.abs = File;
+  C->Desc.channel.abs = nullptr;
+  C->Desc.callees.abs = nullptr; // relative to the unloaded object
   C->Desc.num_callees = 0;
   C->Next = Owned;
   Owned = C;
@@ -352,7 +356,8 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
   size_t NumCopies = 0;
   // D itself, or the runtime's copy of it if it lies in [Lo, Hi).
   auto Detach = [&](const spiketrap_desc *D) {
-    if (!D || !(In(D) || In(D->name) || In(D->file)))
+    if (!D || !(In(D) || In(__spiketrap_desc_name(D)) ||
+                In(__spiketrap_desc_file(D))))
       return D;
     for (size_t I = 0; I < NumCopies; ++I)
       if (Copies[I].From == D)

@@ -16,7 +16,7 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 2
+#define SPIKETRAP_ABI_VERSION 3
 
 /* spiketrap_desc.flags */
 enum {
@@ -29,7 +29,19 @@ enum {
   /* A SPIKETRAP_FUNCTION*() marker's: it times its function, so the pass
    * does not add a second, automatic frame. */
   SPIKETRAP_DESC_FUNCTION = 1u << 3,
+  /* The spiketrap_ref fields hold offsets from their own address (the pass's
+   * descriptors: a link-time fixup, no dynamic relocation); without it,
+   * addresses (the SPIKETRAP_* macros' descriptors, which C initialisers
+   * write). */
+  SPIKETRAP_DESC_RELATIVE = 1u << 4,
 };
+
+/* A pointer field of spiketrap_desc: read it with the spiketrap_desc_*
+ * accessors below, never directly. A brace initialiser sets `abs`. */
+typedef union spiketrap_ref {
+  const void *abs;
+  intptr_t rel; /* 0: NULL */
+} spiketrap_ref;
 
 /* One per instrumented function, emitted by the pass as a private global.
  * Its fields, what they mean and who writes them: spiketrap_descriptor.inc,
@@ -38,6 +50,27 @@ typedef struct spiketrap_desc {
 #define SPIKETRAP_DESC_FIELD(name, ctype, irtype) ctype name;
 #include "spiketrap_descriptor.inc"
 } spiketrap_desc;
+
+/* What the spiketrap_ref field R of D points to, or NULL: the one place that
+ * knows both encodings. Named __spiketrap* so the pass never times them. */
+static inline const void *__spiketrap_ref_get(const spiketrap_desc *d,
+                                              const spiketrap_ref *r) {
+  if (!(d->flags & SPIKETRAP_DESC_RELATIVE))
+    return r->abs;
+  return r->rel ? (const char *)r + r->rel : 0;
+}
+static inline const char *__spiketrap_desc_name(const spiketrap_desc *d) {
+  return (const char *)__spiketrap_ref_get(d, &d->name);
+}
+static inline const char *__spiketrap_desc_file(const spiketrap_desc *d) {
+  return (const char *)__spiketrap_ref_get(d, &d->file);
+}
+static inline const char *__spiketrap_desc_channel(const spiketrap_desc *d) {
+  return (const char *)__spiketrap_ref_get(d, &d->channel);
+}
+static inline const int32_t *__spiketrap_desc_callees(const spiketrap_desc *d) {
+  return (const int32_t *)__spiketrap_ref_get(d, &d->callees);
+}
 
 /* Calls a function that takes a lock (pthread_mutex_lock & co.), or waits
  * in the kernel on a rare path, is timed before adaptive mode may switch it
@@ -228,7 +261,13 @@ void spiketrap_pause_scope_end_(int *paused);
 #define SPIKETRAP_SCOPE_(name, chan, flags, cond)                              \
   static spiketrap_desc SPIKETRAP_ID_(spiketrap_desc_) = {                     \
       (flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u),                        \
-      __LINE__, name, __FILE__, 0, 0, chan, 0};                                \
+      __LINE__,                                                                \
+      {name},                                                                  \
+      {__FILE__},                                                              \
+      0,                                                                       \
+      0,                                                                       \
+      {chan},                                                                  \
+      0};                                                                      \
   SPIKETRAP_SCOPE_DECL_(SPIKETRAP_ID_(spiketrap_desc_), cond)
 #define SPIKETRAP_CALL_(call) call
 #endif

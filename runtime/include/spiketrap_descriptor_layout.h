@@ -23,7 +23,7 @@ enum Field : unsigned {
 };
 
 /// The IR type of a field.
-enum Kind : unsigned char { I16, I32, I64, Ptr };
+enum Kind : unsigned char { I16, I32, I64, Ref };
 
 inline constexpr Kind Kinds[] = {
 #define SPIKETRAP_DESC_FIELD(name, ctype, irtype) irtype,

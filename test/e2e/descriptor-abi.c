@@ -19,26 +19,29 @@ char CAT(__spiketrap_abi_v, SPIKETRAP_ABI_VERSION);
 void __spiketrap_enter(spiketrap_desc *D, void *Frame) {
   printf("enter %s line=%u flags=%u threshold=%llu children=%llu "
          "channel=%s timed_until=%llu file=%s\n",
-         D->name, D->line, D->flags, (unsigned long long)D->threshold_ns,
+         __spiketrap_desc_name(D), D->line, D->flags,
+         (unsigned long long)D->threshold_ns,
          (unsigned long long)D->children_threshold_ns,
-         D->channel ? D->channel : "-", (unsigned long long)D->timed_until,
-         D->file);
+         __spiketrap_desc_channel(D) ? __spiketrap_desc_channel(D) : "-",
+         (unsigned long long)D->timed_until, __spiketrap_desc_file(D));
+  const int32_t *Callees = __spiketrap_desc_callees(D);
   for (uint32_t I = 0; I != D->num_callees; ++I) {
-    const char *Entry = (const char *)&D->callees[I];
-    printf("  callee %s\n", ((const spiketrap_desc *)(Entry + D->callees[I]))->name);
+    const char *Entry = (const char *)&Callees[I];
+    printf("  callee %s\n",
+           __spiketrap_desc_name((const spiketrap_desc *)(Entry + Callees[I])));
   }
   // Switched off: later calls must skip both hooks.
   D->off = 1;
 }
 void __spiketrap_exit(spiketrap_desc *D, void *Frame) {
-  printf("exit %s\n", D->name);
+  printf("exit %s\n", __spiketrap_desc_name(D));
 }
 void __spiketrap_enter_late(spiketrap_desc *D, void *Frame) {}
 
 void parent(void);
 void leaf(void);
 
-// CHECK:      enter main line=[[#@LINE+3]] flags=1 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK:      enter main line=[[#@LINE+3]] flags=17 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee parent
 // Switched off: the second call prints nothing.
 int main(void) {
@@ -47,13 +50,13 @@ int main(void) {
   return 0;
 }
 
-// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=1 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=17 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee leaf
 SPIKETRAP_CHILDREN_THRESHOLD_MS(2)
 SPIKETRAP_IGNORE
 __attribute__((noinline)) void parent(void) { leaf(); }
 
-// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=6 threshold=250000 children=0 channel=net timed_until=18446744073709551615 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=22 threshold=250000 children=0 channel=net timed_until=18446744073709551615 file={{.*}}descriptor-abi.c
 // CHECK-NEXT: exit leaf
 SPIKETRAP_THRESHOLD_US(250)
 SPIKETRAP_CHANNEL("net")

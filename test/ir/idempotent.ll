@@ -8,7 +8,7 @@
 target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK:     @__spiketrap_desc.once = private
-; CHECK-NOT: @__spiketrap_desc
+; CHECK-NOT: {{^}}@__spiketrap_desc
 ; CHECK:     @__spiketrap_abi_ref = private
 ; CHECK-NOT: @__spiketrap_abi_ref
 ; CHECK:     @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref]

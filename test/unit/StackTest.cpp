@@ -18,7 +18,7 @@ void *at(uintptr_t A) { return reinterpret_cast<void *>(A); }
 
 spiketrap_desc desc(const char *Name, uint64_t ThresholdNs = 0,
                     uint64_t ChildrenNs = 0, uint32_t Flags = 0) {
-  return {Flags, 1, Name, "StackTest.cpp", ThresholdNs, ChildrenNs};
+  return {Flags, 1, {Name}, {"StackTest.cpp"}, ThresholdNs, ChildrenNs};
 }
 
 // Spikes recorded so far whose spiking call is D (descriptors are static, as
