@@ -2,6 +2,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 
+#include <initializer_list>
 #include <string.h>
 #include <strings.h>
 

@@ -1,9 +1,9 @@
-//===- spiketrap_format.h - fmt without the C++ library ---------*- C++ -*-===//
+//===- spiketrap_format.h - Formatting for start-up and the report -*- C++ -*-===//
 //
-// fmt, used header-only and localized into our object, formats into a
-// malloc-backed buffer: no std::string, no operator new, so the runtime links
-// into C programs and never meets a user's own fmt. Never include this from
-// the hooks: formatting happens only at start-up and in the report.
+// A buffer and a small formatter with fmt's syntax: no std::string, no
+// operator new, no locale, so the runtime links into C programs and a report
+// can be written from a signal handler. Never include this from the hooks:
+// formatting happens only at start-up and in the report.
 // The pieces every writer shares live here, once: durations, JSON strings,
 // locations.
 //
@@ -11,45 +11,84 @@
 #ifndef SPIKETRAP_FORMAT_H
 #define SPIKETRAP_FORMAT_H
 
-#ifndef FMT_THROW
-#define FMT_THROW(x) ::abort() // no exceptions; format strings are checked
-#endif
-// Not fmt's assert_fail (stdio and std::terminate) in a build without NDEBUG:
-// the runtime must link the same into C programs in Debug and Release.
-#ifndef FMT_ASSERT
-#define FMT_ASSERT(Cond, Msg) ((Cond) ? (void)0 : ::abort())
-#endif
-#include <fmt/format.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 struct spiketrap_desc;
 
 namespace __spiketrap {
 
-class Buffer final : public fmt::detail::buffer<char> {
+// One argument of Buffer::format, type-erased: the formatter is one
+// function, not one per argument list.
+struct FormatArg {
+  enum Kind : unsigned char { Signed, Unsigned, Char, String } K;
+  union {
+    int64_t I;
+    uint64_t U;
+    const char *S;
+  };
+  FormatArg(char C) : K(Char), I(C) {}
+  FormatArg(signed char V) : K(Signed), I(V) {}
+  FormatArg(short V) : K(Signed), I(V) {}
+  FormatArg(int V) : K(Signed), I(V) {}
+  FormatArg(long V) : K(Signed), I(V) {}
+  FormatArg(long long V) : K(Signed), I(V) {}
+  FormatArg(unsigned char V) : K(Unsigned), U(V) {}
+  FormatArg(unsigned short V) : K(Unsigned), U(V) {}
+  FormatArg(unsigned V) : K(Unsigned), U(V) {}
+  FormatArg(unsigned long V) : K(Unsigned), U(V) {}
+  FormatArg(unsigned long long V) : K(Unsigned), U(V) {}
+  FormatArg(const char *V) : K(String), S(V) {}
+  FormatArg(bool) = delete; // spell it: V ? "true" : "false"
+};
+
+// A growable byte buffer (reportRealloc: works in a signal handler) with
+// fmt's format-string syntax for what the runtime prints: "{}" and "{{",
+// "}}"; specs [<|>][0][width|{}][.precision|{}][d|x|s]. Why not fmt itself:
+// docs/design.md ("A lean runtime"); test/unit/FormatTest.cpp checks the
+// output against fmt's for every form used.
+class Buffer {
 public:
-  Buffer() : fmt::detail::buffer<char>(nullptr, 0, 0) {}
+  Buffer() = default;
   ~Buffer();
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
 
-  template <typename... T>
-  void format(fmt::format_string<T...> F, T &&...Args) {
-    fmt::format_to(fmt::appender(*this), F, static_cast<T &&>(Args)...);
+  char *data() { return Data; }
+  const char *data() const { return Data; }
+  size_t size() const { return Size; }
+  void push_back(char C) {
+    if (Size == Cap)
+      grow(Size + 1);
+    Data[Size++] = C;
   }
+  void append(const char *Begin, const char *End);
 
-protected:
-  void grow(size_t Want) override;
+  template <typename... T> void format(const char *F, const T &...Args) {
+    const FormatArg A[sizeof...(T) + 1] = {FormatArg(Args)..., FormatArg(0)};
+    vformat(F, A, sizeof...(T));
+  }
+  void vformat(const char *F, const FormatArg *Args, size_t NumArgs);
+
+private:
+  void grow(size_t Want);
+  void pad(size_t N, char Fill);
+  void formatArg(const FormatArg &A, const char *Spec, const char *SpecEnd,
+                 const FormatArg *Args, size_t NumArgs, size_t &Next);
+
+  char *Data = nullptr;
+  size_t Size = 0, Cap = 0;
 };
 
 // Writes all of B to Fd, retrying short writes; false on error.
 bool writeAll(int Fd, const char *Data, size_t Size);
 
 // One line on stderr, prefixed with "spiketrap: ".
-template <typename... T> void logLine(fmt::format_string<T...> F, T &&...Args) {
+template <typename... T> void logLine(const char *F, const T &...Args) {
   Buffer B;
   B.format("spiketrap: ");
-  B.format(F, static_cast<T &&>(Args)...);
+  B.format(F, Args...);
   B.push_back('\n');
   writeAll(2, B.data(), B.size());
 }

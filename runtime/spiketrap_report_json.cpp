@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 namespace __spiketrap {
