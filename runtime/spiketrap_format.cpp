@@ -171,6 +171,14 @@ bool writeAll(int Fd, const char *Data, size_t Size) {
   return true;
 }
 
+void vlogLine(const char *F, const FormatArg *Args, size_t NumArgs) {
+  Buffer B;
+  B.format("spiketrap: ");
+  B.vformat(F, Args, NumArgs);
+  B.push_back('\n');
+  writeAll(2, B.data(), B.size());
+}
+
 // Rounded to the digits shown: a threshold of 1 ms that went through a tick
 // conversion prints as 1.000 ms, not 999.999 us.
 void formatDuration(Buffer &B, uint64_t Ns) {

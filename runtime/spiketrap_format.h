@@ -85,12 +85,10 @@ private:
 bool writeAll(int Fd, const char *Data, size_t Size);
 
 // One line on stderr, prefixed with "spiketrap: ".
+void vlogLine(const char *F, const FormatArg *Args, size_t NumArgs);
 template <typename... T> void logLine(const char *F, const T &...Args) {
-  Buffer B;
-  B.format("spiketrap: ");
-  B.format(F, Args...);
-  B.push_back('\n');
-  writeAll(2, B.data(), B.size());
+  const FormatArg A[sizeof...(T) + 1] = {FormatArg(Args)..., FormatArg(0)};
+  vlogLine(F, A, sizeof...(T));
 }
 
 // "12.851 ms", "850 us", "2.000 s": integer arithmetic only, so fmt's
