@@ -38,13 +38,13 @@ namespace {
 
 // The spec's number, or the next argument's for "{}" (fmt's dynamic width
 // and precision).
-size_t specNumber(const char *&P, const FormatArg *Args, size_t NumArgs,
-                  size_t &Next) {
+size_t specNumber(const char *&P, const uint64_t *Args, uint64_t Kinds,
+                  size_t NumArgs, size_t &Next) {
   if (P[0] == '{' && P[1] == '}') {
     P += 2;
-    if (Next >= NumArgs || Args[Next].K == FormatArg::String)
+    if (Next >= NumArgs || (Kinds >> (2 * Next) & 3) == formatarg::String)
       abort(); // a format string the call site got wrong
-    return size_t(Args[Next++].U);
+    return size_t(Args[Next++]);
   }
   size_t N = 0;
   while (*P >= '0' && *P <= '9')
@@ -55,8 +55,9 @@ size_t specNumber(const char *&P, const FormatArg *Args, size_t NumArgs,
 } // namespace
 
 // Left- or right-aligned in Width (fill ' ', or '0' after the sign), as fmt.
-void Buffer::formatArg(const FormatArg &A, const char *P, const char *End,
-                       const FormatArg *Args, size_t NumArgs, size_t &Next) {
+void Buffer::formatArg(unsigned Kind, uint64_t V, const char *P,
+                       const char *End, const uint64_t *Args, uint64_t Kinds,
+                       size_t NumArgs, size_t &Next) {
   char Align = 0, Type = 0;
   bool Zero = false;
   size_t Width = 0, Precision = SIZE_MAX;
@@ -64,24 +65,24 @@ void Buffer::formatArg(const FormatArg &A, const char *P, const char *End,
     Align = *P++;
   if (P < End && *P == '0')
     Zero = true, ++P;
-  Width = specNumber(P, Args, NumArgs, Next);
+  Width = specNumber(P, Args, Kinds, NumArgs, Next);
   if (P < End && *P == '.') {
     ++P;
-    Precision = specNumber(P, Args, NumArgs, Next);
+    Precision = specNumber(P, Args, Kinds, NumArgs, Next);
   }
   if (P < End)
     Type = *P++;
-  if (P != End)
+  if (P != End || (Type && Type != 'd' && Type != 'x' && Type != 's'))
     abort(); // a spec this formatter does not know
 
   const char *S;
   size_t Len;
   char Digits[24];
   const char *Sign = "";
-  if (A.K == FormatArg::String || A.K == FormatArg::Char) {
-    char C = char(A.I);
-    S = A.K == FormatArg::Char ? &C : A.S;
-    Len = A.K == FormatArg::Char ? 1 : __builtin_strlen(S);
+  if (Kind == formatarg::String || Kind == formatarg::Char) {
+    char C = char(V);
+    S = Kind == formatarg::Char ? &C : reinterpret_cast<const char *>(V);
+    Len = Kind == formatarg::Char ? 1 : __builtin_strlen(S);
     // Precision and width count code points, as fmt's do (for the ASCII
     // this runtime pads, the same as bytes).
     size_t Points = 0, I = 0;
@@ -98,8 +99,7 @@ void Buffer::formatArg(const FormatArg &A, const char *P, const char *End,
       pad(Fill, ' ');
     return;
   }
-  uint64_t V = A.U;
-  if (A.K == FormatArg::Signed && A.I < 0) {
+  if (Kind == formatarg::Signed && int64_t(V) < 0) {
     Sign = "-";
     V = 0 - V;
   }
@@ -124,7 +124,8 @@ void Buffer::formatArg(const FormatArg &A, const char *P, const char *End,
     pad(Fill, ' ');
 }
 
-void Buffer::vformat(const char *F, const FormatArg *Args, size_t NumArgs) {
+void Buffer::vformat(const char *F, const uint64_t *Args, uint64_t Kinds,
+                     size_t NumArgs) {
   size_t Next = 0;
   while (*F) {
     const char *Text = F;
@@ -147,14 +148,11 @@ void Buffer::vformat(const char *F, const FormatArg *Args, size_t NumArgs) {
     if (!*F || Next >= NumArgs)
       abort(); // a format string the call site got wrong
     SpecEnd = F++;
-    const FormatArg &A = Args[Next++];
-    if (Spec == SpecEnd) {
-      formatArg(A, Spec, SpecEnd, Args, NumArgs, Next);
-      continue;
-    }
-    if (*Spec != ':')
+    unsigned Kind = Kinds >> (2 * Next) & 3;
+    uint64_t V = Args[Next++];
+    if (Spec != SpecEnd && *Spec++ != ':')
       abort(); // positional and named arguments are not supported
-    formatArg(A, Spec + 1, SpecEnd, Args, NumArgs, Next);
+    formatArg(Kind, V, Spec, SpecEnd, Args, Kinds, NumArgs, Next);
   }
 }
 
@@ -171,10 +169,11 @@ bool writeAll(int Fd, const char *Data, size_t Size) {
   return true;
 }
 
-void vlogLine(const char *F, const FormatArg *Args, size_t NumArgs) {
+void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,
+              size_t NumArgs) {
   Buffer B;
   B.format("spiketrap: ");
-  B.vformat(F, Args, NumArgs);
+  B.vformat(F, Args, Kinds, NumArgs);
   B.push_back('\n');
   writeAll(2, B.data(), B.size());
 }

@@ -19,29 +19,35 @@ struct spiketrap_desc;
 
 namespace __spiketrap {
 
-// One argument of Buffer::format, type-erased: the formatter is one
-// function, not one per argument list.
-struct FormatArg {
-  enum Kind : unsigned char { Signed, Unsigned, Char, String } K;
-  union {
-    int64_t I;
-    uint64_t U;
-    const char *S;
-  };
-  FormatArg(char C) : K(Char), I(C) {}
-  FormatArg(signed char V) : K(Signed), I(V) {}
-  FormatArg(short V) : K(Signed), I(V) {}
-  FormatArg(int V) : K(Signed), I(V) {}
-  FormatArg(long V) : K(Signed), I(V) {}
-  FormatArg(long long V) : K(Signed), I(V) {}
-  FormatArg(unsigned char V) : K(Unsigned), U(V) {}
-  FormatArg(unsigned short V) : K(Unsigned), U(V) {}
-  FormatArg(unsigned V) : K(Unsigned), U(V) {}
-  FormatArg(unsigned long V) : K(Unsigned), U(V) {}
-  FormatArg(unsigned long long V) : K(Unsigned), U(V) {}
-  FormatArg(const char *V) : K(String), S(V) {}
-  FormatArg(bool) = delete; // spell it: V ? "true" : "false"
-};
+// The arguments of Buffer::format, type-erased: each a 64-bit value, their
+// kinds 2 bits each in one word the compiler folds to a constant, so the
+// formatter is one function, not one per argument list.
+namespace formatarg {
+enum Kind : unsigned { Signed, Unsigned, Char, String };
+constexpr Kind kind(char) { return Char; }
+constexpr Kind kind(signed char) { return Signed; }
+constexpr Kind kind(short) { return Signed; }
+constexpr Kind kind(int) { return Signed; }
+constexpr Kind kind(long) { return Signed; }
+constexpr Kind kind(long long) { return Signed; }
+constexpr Kind kind(unsigned char) { return Unsigned; }
+constexpr Kind kind(unsigned short) { return Unsigned; }
+constexpr Kind kind(unsigned) { return Unsigned; }
+constexpr Kind kind(unsigned long) { return Unsigned; }
+constexpr Kind kind(unsigned long long) { return Unsigned; }
+constexpr Kind kind(const char *) { return String; }
+Kind kind(bool) = delete; // spell it: V ? "true" : "false"
+// Integers sign- or zero-extended; strings as their address.
+template <typename T> uint64_t value(const T &V) { return uint64_t(V); }
+inline uint64_t value(const char *V) { return uint64_t(uintptr_t(V)); }
+template <typename... T> constexpr uint64_t kinds(const T &...Args) {
+  uint64_t K = 0;
+  unsigned I = 0;
+  ((K |= uint64_t(kind(Args)) << (2 * I++)), ...);
+  return K;
+}
+constexpr size_t kMaxArgs = 32;
+} // namespace formatarg
 
 // A growable byte buffer (reportRealloc: works in a signal handler) with
 // fmt's format-string syntax for what the runtime prints: "{}" and "{{",
@@ -66,16 +72,19 @@ public:
   void append(const char *Begin, const char *End);
 
   template <typename... T> void format(const char *F, const T &...Args) {
-    const FormatArg A[sizeof...(T) + 1] = {FormatArg(Args)..., FormatArg(0)};
-    vformat(F, A, sizeof...(T));
+    static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
+    const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
+    vformat(F, V, formatarg::kinds(Args...), sizeof...(T));
   }
-  void vformat(const char *F, const FormatArg *Args, size_t NumArgs);
+  void vformat(const char *F, const uint64_t *Args, uint64_t Kinds,
+               size_t NumArgs);
 
 private:
   void grow(size_t Want);
   void pad(size_t N, char Fill);
-  void formatArg(const FormatArg &A, const char *Spec, const char *SpecEnd,
-                 const FormatArg *Args, size_t NumArgs, size_t &Next);
+  void formatArg(unsigned Kind, uint64_t V, const char *Spec,
+                 const char *SpecEnd, const uint64_t *Args, uint64_t Kinds,
+                 size_t NumArgs, size_t &Next);
 
   char *Data = nullptr;
   size_t Size = 0, Cap = 0;
@@ -85,10 +94,12 @@ private:
 bool writeAll(int Fd, const char *Data, size_t Size);
 
 // One line on stderr, prefixed with "spiketrap: ".
-void vlogLine(const char *F, const FormatArg *Args, size_t NumArgs);
+void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,
+              size_t NumArgs);
 template <typename... T> void logLine(const char *F, const T &...Args) {
-  const FormatArg A[sizeof...(T) + 1] = {FormatArg(Args)..., FormatArg(0)};
-  vlogLine(F, A, sizeof...(T));
+  static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
+  const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
+  vlogLine(F, V, formatarg::kinds(Args...), sizeof...(T));
 }
 
 // "12.851 ms", "850 us", "2.000 s": integer arithmetic only, so fmt's
