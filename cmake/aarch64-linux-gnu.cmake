@@ -2,8 +2,7 @@
 # (cmake -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
 #  -DSPIKETRAP_RUNTIME_ONLY=ON; utils/test-aarch64.sh). Clang finds the
 # Debian cross sysroot (/usr/aarch64-linux-gnu, from libc6-dev-arm64-cross
-# and libstdc++-12-dev-arm64-cross) by itself; fmt's headers are
-# architecture-independent and come from the host's /usr/include.
+# and libstdc++-12-dev-arm64-cross) by itself.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(SPIKETRAP_LLVM_VERSION 19 CACHE STRING "clang-<N> to cross-compile with")

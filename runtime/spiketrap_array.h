@@ -42,6 +42,23 @@ private:
   size_t Size;
 };
 
+// One heapsort for every element type (spiketrap_sort.cpp): no std::sort
+// instantiation per comparator, no malloc (a report may be written from a
+// signal handler). Not stable: Less must order every two distinct elements.
+using SortLess = bool (*)(const void *A, const void *B, const void *Ctx);
+void heapSort(void *Base, size_t N, size_t Size, SortLess Less,
+              const void *Ctx);
+template <typename T, typename Fn>
+void sortBy(T *Begin, T *End, const Fn &Less) {
+  heapSort(
+      Begin, size_t(End - Begin), sizeof(T),
+      [](const void *A, const void *B, const void *Ctx) {
+        return (*static_cast<const Fn *>(Ctx))(*static_cast<const T *>(A),
+                                               *static_cast<const T *>(B));
+      },
+      &Less);
+}
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_ARRAY_H

@@ -2,6 +2,8 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 
+#include <initializer_list>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -137,10 +139,81 @@ bool ClockFlag::parse(const char *S, ClockMode *Out) {
   return false;
 }
 
-void Flags::setDefaults() {
+namespace {
+
+// The options as a table the parser, the defaults and `help=1` walk: one
+// loop instead of code per option (docs/design.md, "A lean runtime").
+enum FlagType : unsigned char { kDuration, kSize, kBool, kInt, kString, kClock };
+struct FlagInfo {
+  const char *Name, *Default, *Description;
+  FlagType Type;
+  unsigned short Offset; // in Flags
+};
+const FlagInfo FlagTable[] = {
 #define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
-  Type##Flag::parse(Default, &Name);
+  {#Name, Default, Description, k##Type, offsetof(Flags, Name)},
 #include "spiketrap_flags.inc"
+};
+
+// Parses S into the option at Out (of type Type); false if S is bad.
+bool parseFlag(FlagType Type, const char *S, void *Out) {
+  // Into a temporary: a bad value leaves the option as it was.
+  union {
+    DurationFlag::T D;
+    BoolFlag::T B;
+    IntFlag::T I;
+    StringFlag::T S;
+    ClockFlag::T C;
+  } V;
+  size_t Size;
+  bool Ok;
+  switch (Type) {
+  case kDuration:
+    Ok = DurationFlag::parse(S, &V.D), Size = sizeof(V.D);
+    break;
+  case kSize:
+    Ok = SizeFlag::parse(S, &V.D), Size = sizeof(V.D);
+    break;
+  case kBool:
+    Ok = BoolFlag::parse(S, &V.B), Size = sizeof(V.B);
+    break;
+  case kInt:
+    Ok = IntFlag::parse(S, &V.I), Size = sizeof(V.I);
+    break;
+  case kString:
+    Ok = StringFlag::parse(S, &V.S), Size = sizeof(V.S);
+    break;
+  default:
+    Ok = ClockFlag::parse(S, &V.C), Size = sizeof(V.C);
+    break;
+  }
+  if (Ok)
+    memcpy(Out, &V, Size);
+  return Ok;
+}
+
+const char *expected(FlagType Type) {
+  switch (Type) {
+  case kDuration:
+    return DurationFlag::expected;
+  case kSize:
+    return SizeFlag::expected;
+  case kBool:
+    return BoolFlag::expected;
+  case kInt:
+    return IntFlag::expected;
+  case kString:
+    return StringFlag::expected;
+  default:
+    return ClockFlag::expected;
+  }
+}
+
+} // namespace
+
+void Flags::setDefaults() {
+  for (const FlagInfo &F : FlagTable)
+    parseFlag(F.Type, F.Default, reinterpret_cast<char *>(this) + F.Offset);
 }
 
 int Flags::parse(const char *Options) {
@@ -188,19 +261,17 @@ int Flags::parse(const char *Options) {
       continue;
     }
     bool Known = false;
-#define SPIKETRAP_FLAG(Type, FlagName, Default, Description)                   \
-  if (strcmp(Name, #FlagName) == 0) {                                          \
-    Known = true;                                                              \
-    Type##Flag::T V;                                                           \
-    if (Type##Flag::parse(Value, &V)) {                                        \
-      FlagName = V;                                                            \
-    } else {                                                                   \
-      logLine("SPIKETRAP_OPTIONS: {}={}: expected {}; keeping the default {}", \
-              Name, Value, Type##Flag::expected, Default);                     \
-      ++Bad;                                                                   \
-    }                                                                          \
-  }
-#include "spiketrap_flags.inc"
+    for (const FlagInfo &F : FlagTable) {
+      if (strcmp(Name, F.Name) != 0)
+        continue;
+      Known = true;
+      if (!parseFlag(F.Type, Value, reinterpret_cast<char *>(this) + F.Offset)) {
+        logLine("SPIKETRAP_OPTIONS: {}={}: expected {}; keeping the default {}",
+                Name, Value, expected(F.Type), F.Default);
+        ++Bad;
+      }
+      break;
+    }
     if (!Known) {
       unknownOption(Name);
       ++Bad;
@@ -212,9 +283,14 @@ int Flags::parse(const char *Options) {
 void Flags::printHelp() const {
   Buffer B;
   B.format("spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value):\n");
-#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
-  B.format("  {:<16} {:<10} {}\n", #Name, "(" Default ")", Description);
-#include "spiketrap_flags.inc"
+  for (const FlagInfo &F : FlagTable) {
+    B.format("  {:<16} ", F.Name);
+    size_t Col = B.size();
+    B.format("({})", F.Default);
+    while (B.size() - Col < 10) // "{:<10}" of "(default)"
+      B.push_back(' ');
+    B.format(" {}\n", F.Description);
+  }
   writeAll(2, B.data(), B.size());
 }
 

@@ -8,16 +8,152 @@
 
 namespace __spiketrap {
 
-Buffer::~Buffer() { reportFree(data()); }
+Buffer::~Buffer() { reportFree(Data); }
 
 void Buffer::grow(size_t Want) {
-  size_t Cap = capacity() * 2 > Want ? capacity() * 2 : Want;
-  if (Cap < 256)
-    Cap = 256;
-  char *P = static_cast<char *>(reportRealloc(data(), Cap));
+  size_t NewCap = Cap * 2 > Want ? Cap * 2 : Want;
+  if (NewCap < 256)
+    NewCap = 256;
+  char *P = static_cast<char *>(reportRealloc(Data, NewCap));
   if (!P)
     abort(); // out of memory while writing a report: nothing sensible left
-  set(P, Cap);
+  Data = P;
+  Cap = NewCap;
+}
+
+void Buffer::append(const char *Begin, const char *End) {
+  size_t N = size_t(End - Begin);
+  if (Size + N > Cap)
+    grow(Size + N);
+  __builtin_memcpy(Data + Size, Begin, N);
+  Size += N;
+}
+
+void Buffer::pad(size_t N, char Fill) {
+  while (N--)
+    push_back(Fill);
+}
+
+namespace {
+
+// The spec's number, or the next argument's for "{}" (fmt's dynamic width
+// and precision).
+size_t specNumber(const char *&P, const uint64_t *Args, uint64_t Kinds,
+                  size_t NumArgs, size_t &Next) {
+  if (P[0] == '{' && P[1] == '}') {
+    P += 2;
+    if (Next >= NumArgs || (Kinds >> (2 * Next) & 3) == formatarg::String)
+      abort(); // a format string the call site got wrong
+    return size_t(Args[Next++]);
+  }
+  size_t N = 0;
+  while (*P >= '0' && *P <= '9')
+    N = N * 10 + size_t(*P++ - '0');
+  return N;
+}
+
+} // namespace
+
+// Left- or right-aligned in Width (fill ' ', or '0' after the sign), as fmt.
+void Buffer::formatArg(unsigned Kind, uint64_t V, const char *P,
+                       const char *End, const uint64_t *Args, uint64_t Kinds,
+                       size_t NumArgs, size_t &Next) {
+  char Align = 0, Type = 0;
+  bool Zero = false;
+  size_t Width = 0, Precision = SIZE_MAX;
+  if (P < End && (*P == '<' || *P == '>'))
+    Align = *P++;
+  if (P < End && *P == '0')
+    Zero = true, ++P;
+  Width = specNumber(P, Args, Kinds, NumArgs, Next);
+  if (P < End && *P == '.') {
+    ++P;
+    Precision = specNumber(P, Args, Kinds, NumArgs, Next);
+  }
+  if (P < End)
+    Type = *P++;
+  if (P != End || (Type && Type != 'd' && Type != 'x' && Type != 's'))
+    abort(); // a spec this formatter does not know
+
+  const char *S;
+  size_t Len;
+  char Digits[24];
+  const char *Sign = "";
+  if (Kind == formatarg::String || Kind == formatarg::Char) {
+    char C = char(V);
+    S = Kind == formatarg::Char ? &C : reinterpret_cast<const char *>(V);
+    Len = Kind == formatarg::Char ? 1 : __builtin_strlen(S);
+    // Precision and width count code points, as fmt's do (for the ASCII
+    // this runtime pads, the same as bytes).
+    size_t Points = 0, I = 0;
+    for (; I < Len; ++I)
+      if ((S[I] & 0xc0) != 0x80 && Points++ == Precision)
+        break;
+    Len = I;
+    Points = Points > Precision ? Precision : Points;
+    size_t Fill = Width > Points ? Width - Points : 0;
+    if (Align == '>')
+      pad(Fill, ' ');
+    append(S, S + Len);
+    if (Align != '>')
+      pad(Fill, ' ');
+    return;
+  }
+  if (Kind == formatarg::Signed && int64_t(V) < 0) {
+    Sign = "-";
+    V = 0 - V;
+  }
+  char *D = Digits + sizeof(Digits);
+  unsigned Base = Type == 'x' ? 16 : 10;
+  do {
+    *--D = "0123456789abcdef"[V % Base];
+    V /= Base;
+  } while (V);
+  Len = size_t(Digits + sizeof(Digits) - D) + (*Sign ? 1 : 0);
+  size_t Fill = Width > Len ? Width - Len : 0;
+  if (Zero) {
+    append(Sign, Sign + (*Sign ? 1 : 0));
+    pad(Fill, '0');
+  } else {
+    if (Align != '<')
+      pad(Fill, ' ');
+    append(Sign, Sign + (*Sign ? 1 : 0));
+  }
+  append(D, Digits + sizeof(Digits));
+  if (!Zero && Align == '<')
+    pad(Fill, ' ');
+}
+
+void Buffer::vformat(const char *F, const uint64_t *Args, uint64_t Kinds,
+                     size_t NumArgs) {
+  size_t Next = 0;
+  while (*F) {
+    const char *Text = F;
+    while (*F && *F != '{' && *F != '}')
+      ++F;
+    append(Text, F);
+    if (!*F)
+      break;
+    if (F[0] == F[1]) { // "{{" and "}}"
+      push_back(*F);
+      F += 2;
+      continue;
+    }
+    if (*F == '}')
+      abort(); // a lone '}': fmt rejects it too
+    const char *Spec = ++F, *SpecEnd;
+    // A spec may hold one or two "{}" of its own.
+    while (*F && *F != '}')
+      F += F[0] == '{' && F[1] == '}' ? 2 : 1;
+    if (!*F || Next >= NumArgs)
+      abort(); // a format string the call site got wrong
+    SpecEnd = F++;
+    unsigned Kind = Kinds >> (2 * Next) & 3;
+    uint64_t V = Args[Next++];
+    if (Spec != SpecEnd && *Spec++ != ':')
+      abort(); // positional and named arguments are not supported
+    formatArg(Kind, V, Spec, SpecEnd, Args, Kinds, NumArgs, Next);
+  }
 }
 
 bool writeAll(int Fd, const char *Data, size_t Size) {
@@ -31,6 +167,15 @@ bool writeAll(int Fd, const char *Data, size_t Size) {
     Size -= static_cast<size_t>(N);
   }
   return true;
+}
+
+void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,
+              size_t NumArgs) {
+  Buffer B;
+  B.format("spiketrap: ");
+  B.vformat(F, Args, Kinds, NumArgs);
+  B.push_back('\n');
+  writeAll(2, B.data(), B.size());
 }
 
 // Rounded to the digits shown: a threshold of 1 ms that went through a tick

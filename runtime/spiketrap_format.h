@@ -1,9 +1,9 @@
-//===- spiketrap_format.h - fmt without the C++ library ---------*- C++ -*-===//
+//===- spiketrap_format.h - Formatting for start-up and the report -*- C++ -*-===//
 //
-// fmt, used header-only and localized into our object, formats into a
-// malloc-backed buffer: no std::string, no operator new, so the runtime links
-// into C programs and never meets a user's own fmt. Never include this from
-// the hooks: formatting happens only at start-up and in the report.
+// A buffer and a small formatter with fmt's syntax: no std::string, no
+// operator new, no locale, so the runtime links into C programs and a report
+// can be written from a signal handler. Never include this from the hooks:
+// formatting happens only at start-up and in the report.
 // The pieces every writer shares live here, once: durations, JSON strings,
 // locations.
 //
@@ -11,47 +11,95 @@
 #ifndef SPIKETRAP_FORMAT_H
 #define SPIKETRAP_FORMAT_H
 
-#ifndef FMT_THROW
-#define FMT_THROW(x) ::abort() // no exceptions; format strings are checked
-#endif
-// Not fmt's assert_fail (stdio and std::terminate) in a build without NDEBUG:
-// the runtime must link the same into C programs in Debug and Release.
-#ifndef FMT_ASSERT
-#define FMT_ASSERT(Cond, Msg) ((Cond) ? (void)0 : ::abort())
-#endif
-#include <fmt/format.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 struct spiketrap_desc;
 
 namespace __spiketrap {
 
-class Buffer final : public fmt::detail::buffer<char> {
+// The arguments of Buffer::format, type-erased: each a 64-bit value, their
+// kinds 2 bits each in one word the compiler folds to a constant, so the
+// formatter is one function, not one per argument list.
+namespace formatarg {
+enum Kind : unsigned { Signed, Unsigned, Char, String };
+constexpr Kind kind(char) { return Char; }
+constexpr Kind kind(signed char) { return Signed; }
+constexpr Kind kind(short) { return Signed; }
+constexpr Kind kind(int) { return Signed; }
+constexpr Kind kind(long) { return Signed; }
+constexpr Kind kind(long long) { return Signed; }
+constexpr Kind kind(unsigned char) { return Unsigned; }
+constexpr Kind kind(unsigned short) { return Unsigned; }
+constexpr Kind kind(unsigned) { return Unsigned; }
+constexpr Kind kind(unsigned long) { return Unsigned; }
+constexpr Kind kind(unsigned long long) { return Unsigned; }
+constexpr Kind kind(const char *) { return String; }
+Kind kind(bool) = delete; // spell it: V ? "true" : "false"
+// Integers sign- or zero-extended; strings as their address.
+template <typename T> uint64_t value(const T &V) { return uint64_t(V); }
+inline uint64_t value(const char *V) { return uint64_t(uintptr_t(V)); }
+template <typename... T> constexpr uint64_t kinds(const T &...Args) {
+  uint64_t K = 0;
+  unsigned I = 0;
+  ((K |= uint64_t(kind(Args)) << (2 * I++)), ...);
+  return K;
+}
+constexpr size_t kMaxArgs = 32;
+} // namespace formatarg
+
+// A growable byte buffer (reportRealloc: works in a signal handler) with
+// fmt's format-string syntax for what the runtime prints: "{}" and "{{",
+// "}}"; specs [<|>][0][width|{}][.precision|{}][d|x|s]. Why not fmt itself:
+// docs/design.md ("A lean runtime"); test/unit/FormatTest.cpp checks the
+// output against fmt's for every form used.
+class Buffer {
 public:
-  Buffer() : fmt::detail::buffer<char>(nullptr, 0, 0) {}
+  Buffer() = default;
   ~Buffer();
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
 
-  template <typename... T>
-  void format(fmt::format_string<T...> F, T &&...Args) {
-    fmt::format_to(fmt::appender(*this), F, static_cast<T &&>(Args)...);
+  char *data() { return Data; }
+  const char *data() const { return Data; }
+  size_t size() const { return Size; }
+  void push_back(char C) {
+    if (Size == Cap)
+      grow(Size + 1);
+    Data[Size++] = C;
   }
+  void append(const char *Begin, const char *End);
 
-protected:
-  void grow(size_t Want) override;
+  template <typename... T> void format(const char *F, const T &...Args) {
+    static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
+    const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
+    vformat(F, V, formatarg::kinds(Args...), sizeof...(T));
+  }
+  void vformat(const char *F, const uint64_t *Args, uint64_t Kinds,
+               size_t NumArgs);
+
+private:
+  void grow(size_t Want);
+  void pad(size_t N, char Fill);
+  void formatArg(unsigned Kind, uint64_t V, const char *Spec,
+                 const char *SpecEnd, const uint64_t *Args, uint64_t Kinds,
+                 size_t NumArgs, size_t &Next);
+
+  char *Data = nullptr;
+  size_t Size = 0, Cap = 0;
 };
 
 // Writes all of B to Fd, retrying short writes; false on error.
 bool writeAll(int Fd, const char *Data, size_t Size);
 
 // One line on stderr, prefixed with "spiketrap: ".
-template <typename... T> void logLine(fmt::format_string<T...> F, T &&...Args) {
-  Buffer B;
-  B.format("spiketrap: ");
-  B.format(F, static_cast<T &&>(Args)...);
-  B.push_back('\n');
-  writeAll(2, B.data(), B.size());
+void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,
+              size_t NumArgs);
+template <typename... T> void logLine(const char *F, const T &...Args) {
+  static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
+  const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
+  vlogLine(F, V, formatarg::kinds(Args...), sizeof...(T));
 }
 
 // "12.851 ms", "850 us", "2.000 s": integer arithmetic only, so fmt's

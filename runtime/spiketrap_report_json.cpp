@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -66,7 +67,7 @@ void writeThreads(Buffer &B, const ReportModel &M) {
     T[I] = &M.record(I);
   // Each thread once, with the name of its first spike (records lie in the
   // arena oldest first).
-  std::sort(T.begin(), T.end(), [](const SpikeRecord *A, const SpikeRecord *B) {
+  sortBy(T.begin(), T.end(), [](const SpikeRecord *A, const SpikeRecord *B) {
     return A->Tid != B->Tid ? A->Tid < B->Tid : A < B;
   });
   B.format("\"threads\":[");

@@ -37,7 +37,10 @@ bool ReportModel::build() {
     Keys[Count] = {R.Tid, R.Levels, R.Level[R.Levels - 1].Start, Count};
     Records[Count++] = &R;
   });
-  std::sort(Keys.begin(), Keys.begin() + Count);
+  // Index last: equal keys keep the records' order.
+  sortBy(Keys.begin(), Keys.begin() + Count, [](const Key &A, const Key &B) {
+    return A < B || (!(B < A) && A.Index < B.Index);
+  });
   // A spike that is a level of a deeper one is shown there, not on its own;
   // its callees' spikes account for part of its time. Code a signal handler
   // interrupted (levels below SignalLevel) is not the handler's caller: its
@@ -62,7 +65,7 @@ bool ReportModel::build() {
   for (size_t I = 0; I < Count; ++I)
     if (!Covered[I])
       Leaves[NumLeaves++] = I;
-  std::sort(Leaves.begin(), Leaves.begin() + NumLeaves,
+  sortBy(Leaves.begin(), Leaves.begin() + NumLeaves,
             [&](size_t A, size_t B) {
               const SpikeRecord &RA = *Records[A], &RB = *Records[B];
               if (RA.Levels != RB.Levels)
@@ -74,7 +77,9 @@ bool ReportModel::build() {
                 return RA.Signo < RB.Signo;
               if (RA.Signo && RA.SignalLevel != RB.SignalLevel)
                 return RA.SignalLevel < RB.SignalLevel;
-              return RA.durationTicks() > RB.durationTicks();
+              if (RA.durationTicks() != RB.durationTicks())
+                return RA.durationTicks() > RB.durationTicks();
+              return A < B;
             });
   for (size_t I = 0; I < NumLeaves;) {
     size_t J = I + 1;
@@ -84,10 +89,11 @@ bool ReportModel::build() {
     I = J;
   }
   // The worst spike first: that is the one to fix.
-  std::sort(Groups.begin(), Groups.begin() + NumGroups,
+  sortBy(Groups.begin(), Groups.begin() + NumGroups,
             [&](const StackGroup &A, const StackGroup &B) {
-              return Records[A.Worst]->durationTicks() >
-                     Records[B.Worst]->durationTicks();
+              uint64_t DA = Records[A.Worst]->durationTicks(),
+                       DB = Records[B.Worst]->durationTicks();
+              return DA != DB ? DA > DB : A.First < B.First;
             });
   return buildHangs() && buildOpen() && buildFunctions();
 }
@@ -219,7 +225,8 @@ bool ReportModel::buildFunctions() {
       All[N++] = Hangs[I]->Level[L].Desc;
   for (size_t I = 0; I < NumOpenLevels; ++I)
     All[N++] = OpenLevels[I].Desc;
-  std::sort(All.begin(), All.begin() + N);
+  sortBy(All.begin(), All.begin() + N,
+         [](const spiketrap_desc *A, const spiketrap_desc *B) { return A < B; });
   const spiketrap_desc **Last = std::unique(All.begin(), All.begin() + N);
   NumFunctions = size_t(Last - All.begin());
 
@@ -229,10 +236,12 @@ bool ReportModel::buildFunctions() {
     const SpikeRecord &R = *Records[I];
     return R.Level[R.Levels - 1].Desc;
   };
-  std::sort(ByFunction.begin(), ByFunction.end(), [&](size_t A, size_t B) {
+  sortBy(ByFunction.begin(), ByFunction.end(), [&](size_t A, size_t B) {
     if (Top(A) != Top(B))
       return Top(A) < Top(B);
-    return Records[A]->durationTicks() < Records[B]->durationTicks();
+    if (Records[A]->durationTicks() != Records[B]->durationTicks())
+      return Records[A]->durationTicks() < Records[B]->durationTicks();
+    return A < B;
   });
   // Stats for every function in All's order; spikes of D are a run.
   size_t Run = 0;
@@ -254,21 +263,24 @@ bool ReportModel::buildFunctions() {
     S.MedianNs = Ns((Spikes - 1) / 2);
     S.P95Ns = Ns((95 * Spikes + 99) / 100 - 1); // nearest rank
   }
-  // Spiking functions first, worst first; the rest by name.
-  std::sort(Functions.begin(), Functions.begin() + NumFunctions,
+  // Spiking functions first, worst first; the rest by name (the same name
+  // in two files: in the order of their descriptors).
+  sortBy(Functions.begin(), Functions.begin() + NumFunctions,
             [](const FunctionStats &A, const FunctionStats &B) {
               if ((A.Spikes > 0) != (B.Spikes > 0))
                 return A.Spikes > 0;
               if (A.WorstNs != B.WorstNs)
                 return A.WorstNs > B.WorstNs;
-              return strcmp(__spiketrap_desc_name(A.Desc),
-                            __spiketrap_desc_name(B.Desc)) < 0;
+              if (int C = strcmp(__spiketrap_desc_name(A.Desc),
+                                 __spiketrap_desc_name(B.Desc)))
+                return C < 0;
+              return A.Desc < B.Desc;
             });
   for (size_t F = 0; F < NumFunctions; ++F) {
     NumSpiking += Functions[F].Spikes > 0;
     Ids[F] = {Functions[F].Desc, F};
   }
-  std::sort(Ids.begin(), Ids.begin() + NumFunctions,
+  sortBy(Ids.begin(), Ids.begin() + NumFunctions,
             [](const DescId &A, const DescId &B) { return A.Desc < B.Desc; });
   return true;
 }

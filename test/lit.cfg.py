@@ -48,8 +48,8 @@ st = "-fplugin=%s -fpass-plugin=%s -I%s" % (plugin, plugin, config.spiketrap_inc
 # and tests that cannot run under it say `UNSUPPORTED: sanitize-<name>`.
 san = ""
 if config.spiketrap_sanitize:
-    # A sanitized fmt keeps a few libstdc++ calls the plain build inlines: C
-    # programs then need -lstdc++ (the plain runtime does not, see
+    # A sanitized runtime may keep C++ library calls the plain build inlines:
+    # C programs then need -lstdc++ (the plain runtime does not, see
     # e2e/runtime-exports.test).
     san = (" -fsanitize=%s -fno-sanitize-recover=all -lstdc++"
            " -Wno-unused-command-line-argument" % config.spiketrap_sanitize)
