@@ -39,8 +39,8 @@ int main(void) {
 }
 
 // CHECK:      resource service.name=otlp-export.c.tmp host.name={{[^ ]+}}{{$}}
-// CHECK-NEXT: trace main > tick > load_level (waited) (recent 1)
-// CHECK-NEXT: trace main > tick (waited) (recent 2)
+// CHECK-NEXT: trace main > tick > load_level {{(\(waited\) )?}}(recent 1)
+// CHECK-NEXT: trace main > tick {{(\(waited\) )?}}(recent 2)
 // CHECK-NOT:  trace
 
 // Two spikes: load_level's three levels, tick's two.

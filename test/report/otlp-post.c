@@ -29,6 +29,6 @@ int main(void) {
 // POST-NOT: POST
 
 // CHECK:      resource service.name=otlp-post.c.tmp host.name={{[^ ]+}}{{$}}
-// CHECK-NEXT: trace main > load_level (waited)
+// CHECK-NEXT: trace main > load_level{{( \(waited\))?$}}
 
 // REFUSED: spiketrap-report: http://127.0.0.1:{{[0-9]+}}/v1/traces: HTTP 503

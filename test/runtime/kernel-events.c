@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 enum { Pages = 400 };
-static volatile int Stop;
+static int Stop; // atomic: the hog reads it on another thread
 
 // Both on the first CPU this process may use: they must take turns.
 static void pinToOneCpu(void) {
@@ -34,8 +34,8 @@ static void pinToOneCpu(void) {
 
 static void *hog(void *A) {
   pinToOneCpu();
-  while (!Stop)
-    __asm__ volatile("" ::: "memory");
+  while (!__atomic_load_n(&Stop, __ATOMIC_RELAXED))
+    ;
   return A;
 }
 
@@ -63,7 +63,7 @@ int main(void) {
   pthread_create(&H, 0, hog, 0);
   usleep(20 * 1000); // the hog is running
   shared_cpu();
-  Stop = 1;
+  __atomic_store_n(&Stop, 1, __ATOMIC_RELAXED);
   pthread_join(H, 0);
   return 0;
 }
