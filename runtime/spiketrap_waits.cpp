@@ -177,9 +177,8 @@ ssize_t staticRecvfromChk(int Fd, void *Buf, size_t N, size_t BufLen,
 int staticPollChk(pollfd *Fds, nfds_t N, int Timeout, size_t FdsLen) {
   if (FdsLen / sizeof(*Fds) < N)
     __chk_fail();
-  timespec T = {Timeout / 1000, long(Timeout % 1000) * 1000000};
-  SPIKETRAP_CALL_RESOLVED(Wait_ppoll, PpollFn,
-                          (Fds, N, Timeout < 0 ? nullptr : &T, nullptr));
+  SPIKETRAP_CALL_RESOLVED(Wait_poll, int (*)(pollfd *, nfds_t, int),
+                          (Fds, N, Timeout));
 }
 int staticPpollChk(pollfd *Fds, nfds_t N, const timespec *Ts,
                    const sigset_t *Mask, size_t FdsLen) {
@@ -256,6 +255,13 @@ template <typename Lock, int (*Try)(Lock *)> int tryLoop(Lock *L) {
     backOff();
   return R;
 }
+// Whether CLOCK_REALTIME has reached the absolute time Abs.
+bool pastDeadline(const timespec *Abs) {
+  timespec Now;
+  clock_gettime(CLOCK_REALTIME, &Now);
+  return Now.tv_sec > Abs->tv_sec ||
+         (Now.tv_sec == Abs->tv_sec && Now.tv_nsec >= Abs->tv_nsec);
+}
 int semWaitLoop(sem_t *S) {
   while (sem_trywait(S))
     if (errno != EAGAIN)
@@ -268,10 +274,7 @@ int semTimedwaitLoop(sem_t *S, const timespec *Abs) {
   while (sem_trywait(S)) {
     if (errno != EAGAIN)
       return -1;
-    timespec Now;
-    clock_gettime(CLOCK_REALTIME, &Now);
-    if (Now.tv_sec > Abs->tv_sec ||
-        (Now.tv_sec == Abs->tv_sec && Now.tv_nsec >= Abs->tv_nsec)) {
+    if (pastDeadline(Abs)) {
       errno = ETIMEDOUT;
       return -1;
     }
@@ -299,10 +302,7 @@ int condNap(pthread_mutex_t *M) {
 int condWaitByNaps(pthread_cond_t *, pthread_mutex_t *M) { return condNap(M); }
 int condTimedwaitByNaps(pthread_cond_t *, pthread_mutex_t *M,
                         const timespec *Abs) {
-  timespec Now;
-  clock_gettime(CLOCK_REALTIME, &Now);
-  if (Now.tv_sec > Abs->tv_sec ||
-      (Now.tv_sec == Abs->tv_sec && Now.tv_nsec >= Abs->tv_nsec))
+  if (pastDeadline(Abs))
     return ETIMEDOUT;
   return condNap(M);
 }
