@@ -215,6 +215,10 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
 
 } // namespace
 
+static_assert(SPIKETRAP_DESC_FUNCTION < 0x10000 &&
+                  SPIKETRAP_DESC_RELATIVE >= 0x10000,
+              "the entry hook tests the low 16 bits of flags");
+
 // The fast paths call nothing (every rare case is a tail call to a cold
 // helper), so they need no stack frame and save no registers.
 SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
@@ -231,8 +235,9 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
           T.Status != StatusActive || !theClock.UseCounter ||
-          // How the descriptor stores its strings is no reason to go slow.
-          ((D->flags & ~uint32_t(SPIKETRAP_DESC_RELATIVE)) | D->threshold_ns |
+          // Only the low 16 bits of flags call for the slow path; the rest
+          // say how the descriptor stores its strings.
+          (uint16_t(D->flags) | D->threshold_ns |
            D->children_threshold_ns | D->off) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))

@@ -16,9 +16,11 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 3
+#define SPIKETRAP_ABI_VERSION 4
 
-/* spiketrap_desc.flags */
+/* spiketrap_desc.flags. Bits 0-15 are what the entry hook acts on (any of them
+ * sends it to its slow path); bits 16 and up only say how the descriptor is
+ * stored, which the hooks never read. */
 enum {
   /* Time the function so its children see it, but never report it. */
   SPIKETRAP_DESC_IGNORE = 1u << 0,
@@ -33,7 +35,7 @@ enum {
    * descriptors: a link-time fixup, no dynamic relocation); without it,
    * addresses (the SPIKETRAP_* macros' descriptors, which C initialisers
    * write). */
-  SPIKETRAP_DESC_RELATIVE = 1u << 4,
+  SPIKETRAP_DESC_RELATIVE = 1u << 16,
 };
 
 /* A pointer field of spiketrap_desc: read it with the spiketrap_desc_*

@@ -41,7 +41,7 @@ void __spiketrap_enter_late(spiketrap_desc *D, void *Frame) {}
 void parent(void);
 void leaf(void);
 
-// CHECK:      enter main line=[[#@LINE+3]] flags=17 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK:      enter main line=[[#@LINE+3]] flags=65537 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee parent
 // Switched off: the second call prints nothing.
 int main(void) {
@@ -50,13 +50,13 @@ int main(void) {
   return 0;
 }
 
-// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=17 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=65537 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee leaf
 SPIKETRAP_CHILDREN_THRESHOLD_MS(2)
 SPIKETRAP_IGNORE
 __attribute__((noinline)) void parent(void) { leaf(); }
 
-// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=22 threshold=250000 children=0 channel=net timed_until=18446744073709551615 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=65542 threshold=250000 children=0 channel=net timed_until=18446744073709551615 file={{.*}}descriptor-abi.c
 // CHECK-NEXT: exit leaf
 SPIKETRAP_THRESHOLD_US(250)
 SPIKETRAP_CHANNEL("net")

@@ -3,7 +3,7 @@
 
 ; Each function gets a private spiketrap_desc with its demangled name and, from
 ; debug info when present, its file and line, each an offset from its own
-; field (SPIKETRAP_DESC_RELATIVE, 16: no dynamic relocation); the module
+; field (SPIKETRAP_DESC_RELATIVE, 65536: no dynamic relocation); the module
 ; references the ABI marker so that linking without the runtime fails.
 ; (-spiketrap-instrument-all: these functions are below the size rules.)
 
@@ -12,14 +12,14 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: @[[WORK:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [14 x i8] c"ns::work(int)\00"
 ; CHECK: @[[FILE:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"work.cpp\00"
-; CHECK: @__spiketrap_desc._ZN2ns4workEi = private global { {{[^}]*}} } { i32 16, i32 7, i64 sub (i64 ptrtoint (ptr @[[WORK]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 2) to i64)), i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 3) to i64)), {{.*}} }
+; CHECK: @__spiketrap_desc._ZN2ns4workEi = private global { {{[^}]*}} } { i32 65536, i32 7, i64 sub (i64 ptrtoint (ptr @[[WORK]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 2) to i64)), i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 3) to i64)), {{.*}} }
 define i32 @_ZN2ns4workEi(i32 %x) !dbg !5 {
   ret i32 %x
 }
 
 ; The file name string is shared, not emitted twice.
 ; CHECK-NOT: c"work.cpp\00"
-; CHECK: @__spiketrap_desc.helper = private global { {{[^}]*}} } { i32 16, i32 12, i64 sub {{.*}}, i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), {{.*}}, {{.*}} }
+; CHECK: @__spiketrap_desc.helper = private global { {{[^}]*}} } { i32 65536, i32 12, i64 sub {{.*}}, i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), {{.*}}, {{.*}} }
 define void @helper() !dbg !9 {
   ret void
 }
@@ -27,19 +27,19 @@ define void @helper() !dbg !9 {
 ; Without debug info: the name only, file "" and line 0.
 ; CHECK: @[[PLAIN:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [6 x i8] c"plain\00"
 ; CHECK: @[[EMPTY:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [1 x i8] zeroinitializer
-; CHECK: @__spiketrap_desc.plain = private global { {{[^}]*}} } { i32 16, i32 0, i64 sub (i64 ptrtoint (ptr @[[PLAIN]] to i64), {{.*}}), i64 sub (i64 ptrtoint (ptr @[[EMPTY]] to i64), {{.*}}), {{.*}} }
+; CHECK: @__spiketrap_desc.plain = private global { {{[^}]*}} } { i32 65536, i32 0, i64 sub (i64 ptrtoint (ptr @[[PLAIN]] to i64), {{.*}}), i64 sub (i64 ptrtoint (ptr @[[EMPTY]] to i64), {{.*}}), {{.*}} }
 define void @plain() {
   ret void
 }
 
-; CHECK: @__spiketrap_abi_v3 = external global i8
-; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v3
+; CHECK: @__spiketrap_abi_v4 = external global i8
+; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v4
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
 ; The emitted object has the C layout of spiketrap_desc (96 bytes on x86-64),
 ; in writable data: the runtime counts calls in it and switches it off.
 ; ASM-LABEL: .L__spiketrap_desc.plain:
-; ASM-NEXT:    .long 16
+; ASM-NEXT:    .long 65536
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .quad {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-8
 ; ASM-NEXT:    .quad {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-16
@@ -56,7 +56,7 @@ define void @plain() {
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .quad 0
 ; ASM-NEXT:    .size .L__spiketrap_desc.plain, 96
-; ASM:       .quad __spiketrap_abi_v3
+; ASM:       .quad __spiketrap_abi_v4
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}
