@@ -1,16 +1,16 @@
 //===- spiketrap_waits.cpp - Time spent waiting in the C library ----------===//
 //
-// Interposes the waiting calls of the C library (spiketrap_waits.inc): each
-// calls the real function (found with dlsym(RTLD_NEXT), so errno, return
-// values and cancellation are the C library's own) and, on a thread whose
-// hooks record and that has an open frame, notes when the wait began and
-// ended in the thread's WaitRing. Nothing here runs in the hooks; a thread
-// with nothing open, or the runtime's own work (Busy), pays one TLS load and
-// an indirect call. A lock is timed only when a try-lock first fails: an
-// uncontended lock costs a try-lock, as before.
-//
-// This file is compiled with unwind tables: a thread cancelled inside the
-// real call (a cancellation point) unwinds through the wrapper.
+// The waiting calls of the C library (spiketrap_waits.inc): the real
+// functions (found with dlsym(RTLD_NEXT), so errno, return values and
+// cancellation are the C library's own, or a static program's fallbacks),
+// the bookkeeping every wrapper shares (waitBegin/waitEnd: on a thread whose
+// hooks record and that has an open frame, note when the wait began and
+// ended in the thread's WaitRing), and the interposed calls that are no
+// cancellation points (locks, syscall). Nothing here runs in the hooks; a
+// thread with nothing open, or the runtime's own work (Busy), pays two
+// direct calls, a TLS load and an indirect call. A lock is timed only when a
+// try-lock first fails: an uncontended lock costs a try-lock, as before.
+// The generated wrappers, with unwind tables: spiketrap_waits_calls.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_waits.h"
@@ -35,20 +35,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-// Sanitizers intercept these same functions; a definition of ours would
-// hide their interceptors from the program (TSan would stop seeing locks).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SPIKETRAP_INTERPOSE_WAITS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
-    __has_feature(memory_sanitizer)
-#define SPIKETRAP_INTERPOSE_WAITS 0
-#endif
-#endif
-#ifndef SPIKETRAP_INTERPOSE_WAITS
-#define SPIKETRAP_INTERPOSE_WAITS 1
-#endif
 
 namespace __spiketrap {
 
@@ -437,13 +423,20 @@ void resolveAll() {
   Resolving = false;
 }
 
-template <typename Fn> SPIKETRAP_ALWAYS_INLINE Fn real(unsigned I) {
+// The real function I. While this thread is inside resolveAll (a wait
+// reached from dlsym), the static fallback: never null but for syscall() in a
+// static program.
+SPIKETRAP_NOINLINE void *resolveOne(unsigned I) {
+  resolveAll();
   void *F = __atomic_load_n(&Real[I], __ATOMIC_ACQUIRE);
-  if (SPIKETRAP_UNLIKELY(!F)) {
-    resolveAll();
-    F = __atomic_load_n(&Real[I], __ATOMIC_ACQUIRE);
-  }
-  return reinterpret_cast<Fn>(F);
+  return F ? F : staticReal(I);
+}
+SPIKETRAP_ALWAYS_INLINE void *realFn(unsigned I) {
+  void *F = __atomic_load_n(&Real[I], __ATOMIC_ACQUIRE);
+  return SPIKETRAP_LIKELY(F) ? F : resolveOne(I);
+}
+template <typename Fn> Fn real(unsigned I) {
+  return reinterpret_cast<Fn>(realFn(I));
 }
 
 // waits=0: the wrappers only call the C library's functions.
@@ -458,31 +451,50 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
   return T.Frames[(Depth < kMaxDepth ? Depth : kMaxDepth) - 1].Desc;
 }
 
-// Notes a wait of Call from Desc that began at Start and ends now. The slot
-// is reserved with an atomic add: a signal handler that waits in between
-// takes the next one. End is written last (and cleared first), so a reader
-// on this thread (a spike in a handler) skips a slot being written.
-SPIKETRAP_NOINLINE void noteWait(ThreadState &T, WaitCall Call,
-                                 const spiketrap_desc *Desc, uint64_t Start) {
+} // namespace
+
+namespace {
+// waitBegin without the clock read.
+SPIKETRAP_ALWAYS_INLINE void waitPrepare(WaitScope &W, uint32_t Call) {
+  W.Call = Call;
+  W.Real = realFn(Call);
+  W.Desc = waiter(threadState);
+}
+} // namespace
+
+void waitBegin(WaitScope &W, uint32_t Call) {
+  waitPrepare(W, Call);
+  if (W.Desc)
+    W.Start = now();
+}
+
+// The slot is reserved with an atomic add: a signal handler that waits in
+// between takes the next one. End is written last (and cleared first), so a
+// reader on this thread (a spike in a handler) skips a slot being written.
+void waitEnd(const WaitScope &W) {
+  if (!W.Desc)
+    return;
   int Saved = errno;
   uint64_t End = now();
-  WaitRing &W = T.Waits;
-  uint64_t N = __atomic_fetch_add(&W.Next, 1, __ATOMIC_RELAXED);
-  WaitEntry &E = W.Entries[N % kWaitSlots];
+  WaitRing &R = threadState.Waits;
+  uint64_t N = __atomic_fetch_add(&R.Next, 1, __ATOMIC_RELAXED);
+  WaitEntry &E = R.Entries[N % kWaitSlots];
   if (N >= kWaitSlots) { // the entry overwritten is lost to later spikes
     uint64_t Old = __atomic_load_n(&E.End, __ATOMIC_RELAXED);
-    if (Old > __atomic_load_n(&W.Evicted, __ATOMIC_RELAXED))
-      __atomic_store_n(&W.Evicted, Old, __ATOMIC_RELAXED);
+    if (Old > __atomic_load_n(&R.Evicted, __ATOMIC_RELAXED))
+      __atomic_store_n(&R.Evicted, Old, __ATOMIC_RELAXED);
   }
   __atomic_store_n(&E.End, 0, __ATOMIC_RELAXED);
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  E.Start = Start;
-  E.Desc = Desc;
-  W.Calls[N % kWaitSlots] = Call;
+  E.Start = W.Start;
+  E.Desc = W.Desc;
+  R.Calls[N % kWaitSlots] = uint8_t(W.Call);
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  __atomic_store_n(&E.End, End > Start ? End : Start + 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&E.End, End > W.Start ? End : W.Start + 1, __ATOMIC_RELAXED);
   errno = Saved;
 }
+
+namespace {
 
 // futex operations that sleep.
 bool futexWaits(long Op) {
@@ -500,35 +512,25 @@ bool futexWaits(long Op) {
   }
 }
 
-// The contended half of timedLock: time the real lock.
-template <typename Lock>
-SPIKETRAP_NOINLINE int lockSlow(Lock *L, WaitCall Call, ThreadState &T) {
-  auto Real = real<int (*)(Lock *)>(Call);
-  const spiketrap_desc *D = waiter(T);
-  uint64_t Start = now();
-  int R = Real(L);
-  if (D)
-    noteWait(T, Call, D, Start);
-  return R;
-}
-
 // A lock: try first, and time the real call only when the try fails (an
 // uncontended lock costs one more indirect call). Any other answer of the
 // try-lock is the lock's own: taken (0, EOWNERDEAD) or an error it would
 // return too (EINVAL, EAGAIN for a recursion count at its limit). The
 // C library's lock functions return errors and leave errno alone.
 template <typename Lock>
-SPIKETRAP_ALWAYS_INLINE int timedLock(Lock *L, WaitCall Call, unsigned Try) {
-  ThreadState &T = threadState;
-  if (T.Status == StatusActive && T.Depth && WaitsOn) {
-    auto TryFn = real<int (*)(Lock *)>(Try);
-    if (SPIKETRAP_LIKELY(TryFn && real<int (*)(Lock *)>(Call))) {
-      int R = TryFn(L);
-      return R != EBUSY ? R : lockSlow(L, Call, T);
-    }
-  }
-  auto Real = real<int (*)(Lock *)>(Call);
-  return Real ? Real(L) : ENOSYS;
+SPIKETRAP_NOINLINE int timedLock(Lock *L, uint32_t Call, unsigned Try) {
+  WaitScope W;
+  waitPrepare(W, Call);
+  auto Real = reinterpret_cast<int (*)(Lock *)>(W.Real);
+  if (!W.Desc)
+    return Real(L);
+  int R = real<int (*)(Lock *)>(Try)(L);
+  if (R != EBUSY)
+    return R;
+  W.Start = now();
+  R = Real(L);
+  waitEnd(W);
+  return R;
 }
 
 } // namespace
@@ -592,24 +594,7 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
 #if SPIKETRAP_INTERPOSE_WAITS
 using namespace __spiketrap;
 
-// Locals end in '_': the parameters' names come from the list.
-#define SPIKETRAP_WAIT(Name, Ret, Params, Args, Missing)                       \
-  SPIKETRAP_EXPORT Ret Name Params {                                           \
-    auto Real_ = real<Ret(*) Params>(Wait_##Name);                             \
-    if (!Real_)                                                                \
-      return Missing;                                                          \
-    ThreadState &T_ = threadState;                                             \
-    const spiketrap_desc *D_ = waiter(T_);                                     \
-    if (!D_)                                                                   \
-      return Real_ Args;                                                       \
-    uint64_t Start_ = now();                                                   \
-    Ret R_ = Real_ Args;                                                       \
-    noteWait(T_, Wait_##Name, D_, Start_);                                     \
-    return R_;                                                                 \
-  }
-#define SPIKETRAP_WAIT_OWN(Name)
-#include "spiketrap_waits.inc"
-
+// The calls that are no cancellation points: no unwind tables needed.
 SPIKETRAP_EXPORT int pthread_mutex_lock(pthread_mutex_t *M) {
   return timedLock(M, Wait_pthread_mutex_lock, TryMutex);
 }
@@ -631,16 +616,16 @@ SPIKETRAP_EXPORT long syscall(long Nr, ...) {
   for (long &V : A)
     V = va_arg(Ap, long);
   va_end(Ap);
-  auto Real = real<long (*)(long, ...)>(Wait_syscall);
+  auto Real = reinterpret_cast<long (*)(long, ...)>(realFn(Wait_syscall));
   if (!Real) // statically linked
     return sysResult(arch::rawSyscall(Nr, A[0], A[1], A[2], A[3], A[4], A[5]));
-  ThreadState &T = threadState;
-  const spiketrap_desc *D = nullptr;
-  if (Nr != SYS_futex || !futexWaits(A[1]) || !(D = waiter(T)))
-    return Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
-  uint64_t Start = now();
+  WaitScope W;
+  if (Nr == SYS_futex && futexWaits(A[1]))
+    waitBegin(W, Wait_syscall);
+  else
+    W.Desc = nullptr;
   long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
-  noteWait(T, Wait_syscall, D, Start);
+  waitEnd(W);
   return R;
 }
 #endif

@@ -15,6 +15,20 @@
 
 #include <stdint.h>
 
+// Sanitizers intercept these same functions; a definition of ours would
+// hide their interceptors from the program (TSan would stop seeing locks).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SPIKETRAP_INTERPOSE_WAITS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
+    __has_feature(memory_sanitizer)
+#define SPIKETRAP_INTERPOSE_WAITS 0
+#endif
+#endif
+#ifndef SPIKETRAP_INTERPOSE_WAITS
+#define SPIKETRAP_INTERPOSE_WAITS 1
+#endif
+
 namespace __spiketrap {
 
 struct ThreadState;
@@ -66,6 +80,19 @@ bool waitsInterposed();
 
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
+
+// What every generated wrapper does around the real call, out of line once
+// (spiketrap_waits_calls.cpp): waitBegin finds the real function and, on a
+// thread whose waits are noted, reads the clock; waitEnd notes the wait.
+// Both keep errno and are async-signal-safe.
+struct WaitScope {
+  void *Real;                 // the real function (or its static fallback)
+  const spiketrap_desc *Desc; // innermost open frame; null: not noted
+  uint64_t Start;             // ticks
+  uint32_t Call;              // WaitCall
+};
+void waitBegin(WaitScope &W, uint32_t Call);
+void waitEnd(const WaitScope &W);
 
 } // namespace __spiketrap
 
