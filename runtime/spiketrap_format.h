@@ -21,7 +21,8 @@ namespace __spiketrap {
 
 // The arguments of Buffer::format, type-erased: each a 64-bit value, their
 // kinds 2 bits each in one word the compiler folds to a constant, so the
-// formatter is one function, not one per argument list.
+// formatter is one function, not one per argument list. Passed by value: a
+// call site puts them in registers instead of storing each to memory.
 namespace formatarg {
 enum Kind : unsigned { Signed, Unsigned, Char, String };
 constexpr Kind kind(char) { return Char; }
@@ -71,7 +72,7 @@ public:
   }
   void append(const char *Begin, const char *End);
 
-  template <typename... T> void format(const char *F, const T &...Args) {
+  template <typename... T> void format(const char *F, T... Args) {
     static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
     const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
     vformat(F, V, formatarg::kinds(Args...), sizeof...(T));
@@ -96,7 +97,7 @@ bool writeAll(int Fd, const char *Data, size_t Size);
 // One line on stderr, prefixed with "spiketrap: ".
 void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,
               size_t NumArgs);
-template <typename... T> void logLine(const char *F, const T &...Args) {
+template <typename... T> void logLine(const char *F, T... Args) {
   static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
   const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
   vlogLine(F, V, formatarg::kinds(Args...), sizeof...(T));
