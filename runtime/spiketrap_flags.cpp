@@ -294,4 +294,36 @@ void Flags::printHelp() const {
   writeAll(2, B.data(), B.size());
 }
 
+void Flags::writeJson(Buffer &B) const {
+  B.push_back('{');
+  const char *Sep = "";
+  for (const FlagInfo &F : FlagTable) {
+    B.format("{}\"{}\":", Sep, F.Name);
+    Sep = ",";
+    const char *P = reinterpret_cast<const char *>(this) + F.Offset;
+    switch (F.Type) {
+    case kDuration:
+    case kSize:
+      B.format("{}", *reinterpret_cast<const uint64_t *>(P));
+      break;
+    case kBool:
+      B.format("{}", *reinterpret_cast<const bool *>(P) ? "true" : "false");
+      break;
+    case kInt:
+      B.format("{}", *reinterpret_cast<const int64_t *>(P));
+      break;
+    case kString:
+      jsonString(B, *reinterpret_cast<const char *const *>(P));
+      break;
+    default: {
+      ClockMode C = *reinterpret_cast<const ClockMode *>(P);
+      jsonString(B, C == ClockMode::Tsc         ? "tsc"
+                    : C == ClockMode::Monotonic ? "monotonic"
+                                                : "auto");
+    }
+    }
+  }
+  B.push_back('}');
+}
+
 } // namespace __spiketrap

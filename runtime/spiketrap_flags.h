@@ -15,6 +15,7 @@
 namespace __spiketrap {
 
 enum class ClockMode { Auto, Tsc, Monotonic };
+class Buffer;
 
 // One parser per option type; the .inc names the type, e.g. Duration ->
 // DurationFlag. parse() accepts only values in range.
@@ -47,6 +48,8 @@ struct Flags {
   int parse(const char *Options);
   // The `help=1` text: every option with its default and meaning.
   void printHelp() const;
+  // The JSON report's "options" object: every option's value, by its type.
+  void writeJson(Buffer &B) const;
 };
 
 extern Flags flags SPIKETRAP_INTERNAL;

@@ -23,15 +23,6 @@ constexpr int kJsonVersion = 1;
 
 namespace {
 
-void jsonValue(Buffer &B, uint64_t V) { B.format("{}", V); }
-void jsonValue(Buffer &B, int64_t V) { B.format("{}", V); }
-void jsonValue(Buffer &B, bool V) { B.format("{}", V ? "true" : "false"); }
-void jsonValue(Buffer &B, const char *V) { jsonString(B, V); }
-void jsonValue(Buffer &B, ClockMode V) {
-  jsonString(B, V == ClockMode::Tsc         ? "tsc"
-                : V == ClockMode::Monotonic ? "monotonic"
-                                            : "auto");
-}
 // Thresholds: null for a frame that is never reported.
 void jsonThreshold(Buffer &B, uint64_t Ticks) {
   if (Ticks == kNever)
@@ -102,14 +93,9 @@ void writeRun(Buffer &B, const ReportModel &M) {
            startRealtimeNs(), sinceStartNs(now()), clockName(),
            theClock.TicksPerSecond, flags.threshold, kMaxDepth);
   jsonString(B, optionsText());
-  B.format(",\"options\":{{");
-  const char *Sep = "";
-#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
-  B.format("{}\"" #Name "\":", Sep);                                           \
-  jsonValue(B, flags.Name);                                                    \
-  Sep = ",";
-#include "spiketrap_flags.inc"
-  B.format("}},\"totals\":{{\"spikes\":{},\"hangs\":{},\"dropped\":{},"
+  B.format(",\"options\":");
+  flags.writeJson(B);
+  B.format(",\"totals\":{{\"spikes\":{},\"hangs\":{},\"dropped\":{},"
            "\"calls\":{},\"threads\":{},\"calls_past_max_depth\":{},"
            "\"calls_past_max_depth_lost\":{},\"frames\":{}}},",
            S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
