@@ -16,6 +16,16 @@
 #define SPIKETRAP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SPIKETRAP_NOINLINE __attribute__((noinline))
 #define SPIKETRAP_ALWAYS_INLINE inline __attribute__((always_inline))
+// Functions between these two are built as at -Oz in a file built at -O2
+// (clang; other compilers build them as the file).
+#if defined(__clang__)
+#define SPIKETRAP_MINSIZE_BEGIN                                                \
+  _Pragma("clang attribute push(__attribute__((minsize)), apply_to = function)")
+#define SPIKETRAP_MINSIZE_END _Pragma("clang attribute pop")
+#else
+#define SPIKETRAP_MINSIZE_BEGIN
+#define SPIKETRAP_MINSIZE_END
+#endif
 // Reading another thread's hook state while it runs (the hang watchdog, the
 // report's open-stack snapshots): the hooks write it with plain stores, so
 // the reader tolerates stale values and checks what it copied. Such readers

@@ -105,6 +105,10 @@ extern "C" char StaticTryRdlock[] __asm__("___pthread_rwlock_tryrdlock")
 extern "C" char StaticTryWrlock[] __asm__("___pthread_rwlock_trywrlock")
     __attribute__((weak));
 
+// The lookup and the static fallbacks run once, or only in a static
+// program: built for size (as -Oz) in a file whose per-call part is -O2.
+SPIKETRAP_MINSIZE_BEGIN
+
 // A system call's result as the C library returns it.
 long sysResult(long R) {
   if (R < 0 && R > -4096) {
@@ -431,11 +435,12 @@ SPIKETRAP_NOINLINE void *resolveOne(unsigned I) {
   void *F = __atomic_load_n(&Real[I], __ATOMIC_ACQUIRE);
   return F ? F : staticReal(I);
 }
+SPIKETRAP_MINSIZE_END
 SPIKETRAP_ALWAYS_INLINE void *realFn(unsigned I) {
   void *F = __atomic_load_n(&Real[I], __ATOMIC_ACQUIRE);
   return SPIKETRAP_LIKELY(F) ? F : resolveOne(I);
 }
-template <typename Fn> Fn real(unsigned I) {
+template <typename Fn> SPIKETRAP_ALWAYS_INLINE Fn real(unsigned I) {
   return reinterpret_cast<Fn>(realFn(I));
 }
 
@@ -453,17 +458,10 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
 
 } // namespace
 
-namespace {
-// waitBegin without the clock read.
-SPIKETRAP_ALWAYS_INLINE void waitPrepare(WaitScope &W, uint32_t Call) {
+SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   W.Call = Call;
   W.Real = realFn(Call);
   W.Desc = waiter(threadState);
-}
-} // namespace
-
-void waitBegin(WaitScope &W, uint32_t Call) {
-  waitPrepare(W, Call);
   if (W.Desc)
     W.Start = now();
 }
@@ -471,7 +469,7 @@ void waitBegin(WaitScope &W, uint32_t Call) {
 // The slot is reserved with an atomic add: a signal handler that waits in
 // between takes the next one. End is written last (and cleared first), so a
 // reader on this thread (a spike in a handler) skips a slot being written.
-void waitEnd(const WaitScope &W) {
+SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   if (!W.Desc)
     return;
   int Saved = errno;
@@ -512,29 +510,35 @@ bool futexWaits(long Op) {
   }
 }
 
+// The contended half of timedLock: time the real lock.
+template <typename Lock>
+SPIKETRAP_NOINLINE int lockSlow(Lock *L, uint32_t Call) {
+  WaitScope W;
+  waitBegin(W, Call);
+  int R = reinterpret_cast<int (*)(Lock *)>(W.Real)(L);
+  waitEnd(W);
+  return R;
+}
+
 // A lock: try first, and time the real call only when the try fails (an
 // uncontended lock costs one more indirect call). Any other answer of the
 // try-lock is the lock's own: taken (0, EOWNERDEAD) or an error it would
 // return too (EINVAL, EAGAIN for a recursion count at its limit). The
 // C library's lock functions return errors and leave errno alone.
 template <typename Lock>
-SPIKETRAP_NOINLINE int timedLock(Lock *L, uint32_t Call, unsigned Try) {
-  WaitScope W;
-  waitPrepare(W, Call);
-  auto Real = reinterpret_cast<int (*)(Lock *)>(W.Real);
-  if (!W.Desc)
-    return Real(L);
-  int R = real<int (*)(Lock *)>(Try)(L);
-  if (R != EBUSY)
-    return R;
-  W.Start = now();
-  R = Real(L);
-  waitEnd(W);
-  return R;
+SPIKETRAP_ALWAYS_INLINE int timedLock(Lock *L, uint32_t Call, unsigned Try) {
+  ThreadState &T = threadState;
+  if (T.Status == StatusActive && T.Depth && WaitsOn) {
+    int R = real<int (*)(Lock *)>(Try)(L);
+    return R != EBUSY ? R : lockSlow(L, Call);
+  }
+  return real<int (*)(Lock *)>(Call)(L);
 }
 
 } // namespace
 
+// What runs at start-up, for a report or for a spike: for size too.
+SPIKETRAP_MINSIZE_BEGIN
 const char *waitCallName(uint32_t Call) {
   if (Call == Wait_syscall)
     return "futex";
@@ -589,6 +593,8 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
   }
 }
 
+SPIKETRAP_MINSIZE_END
+
 } // namespace __spiketrap
 
 #if SPIKETRAP_INTERPOSE_WAITS
@@ -607,6 +613,8 @@ SPIKETRAP_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *L) {
   return timedLock(L, Wait_pthread_rwlock_wrlock, TryWrlock);
 }
 
+// Futex waits through syscall() are rare next to locks: for size.
+SPIKETRAP_MINSIZE_BEGIN
 // syscall() is variadic: forward six arguments, as the C library's reads
 // them. Only futex waits are timed (std::atomic::wait, hand-made locks).
 SPIKETRAP_EXPORT long syscall(long Nr, ...) {
@@ -628,4 +636,5 @@ SPIKETRAP_EXPORT long syscall(long Nr, ...) {
   waitEnd(W);
   return R;
 }
+SPIKETRAP_MINSIZE_END
 #endif
