@@ -13,33 +13,36 @@
 
 namespace __spiketrap {
 
-template <typename T> class Array {
+// What does not depend on the element type, once (spiketrap_alloc.cpp), not
+// once per Array<T>.
+class ArrayStorage {
+protected:
+  ArrayStorage(size_t N, size_t ElemSize);
+  ~ArrayStorage();
+  bool reset(size_t N, size_t ElemSize);
+  void *Data;
+  size_t Size;
+};
+
+template <typename T> class Array : ArrayStorage {
 public:
-  explicit Array(size_t N = 0)
-      : Data(static_cast<T *>(reportCalloc(N ? N : 1, sizeof(T)))), Size(N) {}
-  ~Array() { reportFree(Data); }
+  explicit Array(size_t N = 0) : ArrayStorage(N, sizeof(T)) {}
   Array(const Array &) = delete;
   Array &operator=(const Array &) = delete;
   // Replaces the contents with N zero-filled elements; false when out of
   // memory (the array is then empty).
-  bool reset(size_t N) {
-    reportFree(Data);
-    Data = static_cast<T *>(reportCalloc(N ? N : 1, sizeof(T)));
-    Size = Data ? N : 0;
-    return Data;
-  }
-  T &operator[](size_t I) { return Data[I]; }
-  const T &operator[](size_t I) const { return Data[I]; }
-  T *begin() { return Data; }
-  T *end() { return Data + Size; }
-  const T *begin() const { return Data; }
-  const T *end() const { return Data + Size; }
+  bool reset(size_t N) { return ArrayStorage::reset(N, sizeof(T)); }
+  T &operator[](size_t I) { return data()[I]; }
+  const T &operator[](size_t I) const { return data()[I]; }
+  T *begin() { return data(); }
+  T *end() { return data() + Size; }
+  const T *begin() const { return data(); }
+  const T *end() const { return data() + Size; }
   size_t size() const { return Size; }
   explicit operator bool() const { return Data; }
 
 private:
-  T *Data;
-  size_t Size;
+  T *data() const { return static_cast<T *>(Data); }
 };
 
 // One heapsort for every element type (spiketrap_sort.cpp): no std::sort
