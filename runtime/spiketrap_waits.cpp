@@ -545,8 +545,6 @@ const char *waitCallName(uint32_t Call) {
   return Call && Call < kNumWaitCalls ? RealNames[Call] : "?";
 }
 
-bool waitsInterposed() { return SPIKETRAP_INTERPOSE_WAITS; }
-
 void waitsInit() {
   WaitsOn = flags.waits;
   if (SPIKETRAP_INTERPOSE_WAITS)

@@ -74,10 +74,6 @@ struct WaitSummary {
 void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
               uint64_t End, WaitSummary &Out);
 
-// Whether this build interposes the waiting calls (not under sanitizers,
-// whose own interceptors of the same functions must see every call).
-bool waitsInterposed();
-
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
 
