@@ -470,10 +470,14 @@ def main():
     rt = os.path.join(args.build_dir, "runtime", "spiketrap_rt.o")
     if os.path.exists(rt):
         text = must(["size", rt])[4].splitlines()[1].split()[0]
-        out.append(f"Runtime: {int(text) / 1024:.0f} KiB of text (code and "
+        # Code alone: the .text sections of `size -A`.
+        code = sum(int(f[1]) for f in (l.split() for l in
+                                       must(["size", "-A", rt])[4].splitlines())
+                   if len(f) >= 2 and f[0].startswith(".text") and f[1].isdigit())
+        out.append(f"Runtime: {int(text) / 1024:.1f} KiB of text (code and "
                    "read-only data of spiketrap_rt.o, what every program "
-                   "links; target 48 KiB). Binary growth: the 'size' "
-                   "columns of table 2.")
+                   f"links; target 48 KiB), of which code {code / 1024:.1f} "
+                   "KiB. Binary growth: the 'size' columns of table 2.")
     if "calls" in parts:
         out.append(per_call(args, st, args.out))
     if "sqlite" in parts or "game" in parts:
