@@ -177,8 +177,8 @@ void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
   B.format("  untimed: ");
   if (G.Times > 1)
     B.format("in {} of these spikes, ", Times);
-  B.format("{}'s self time may be in callees adaptive mode had switched "
-           "off (timed again since):\n",
+  B.format("{}'s self time may be in callees that adaptive mode had "
+           "switched off (timed again since):\n",
            __spiketrap_desc_name(R.Level[R.Levels - 1].Desc));
   forEachCandidate(R, [&](const spiketrap_desc *C) {
     B.format("    candidate: ");

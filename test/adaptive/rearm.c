@@ -40,7 +40,7 @@ int main(void) {
 // CHECK-DAG: spike: {{.*}} in leaf ({{.*}}rearm.c:{{[0-9]+}})
 // CHECK-DAG: #2 hot ({{.*}}rearm.c:{{[0-9]+}})
 // CHECK-DAG: #3 leaf ({{.*}}rearm.c:{{[0-9]+}})
-// CHECK-DAG: untimed: frame's self time may be in callees adaptive mode had switched off (timed again since):
+// CHECK-DAG: untimed: frame's self time may be in callees that adaptive mode had switched off (timed again since):
 // CHECK-DAG: candidate: hot ({{.*}}rearm.c:{{[0-9]+}})
 
 // The first spike lists hot's id in untimed_callees.

@@ -34,7 +34,7 @@ int main(void) {
 // ON-NEXT: thread main
 // ON-NEXT: #0 main
 // ON-NEXT: #1 run {{.*}}(self {{[0-9.]+}} ms, callees
-// ON-NEXT: untimed: run's self time may be in callees adaptive mode had switched off (timed again since):
+// ON-NEXT: untimed: run's self time may be in callees that adaptive mode had switched off (timed again since):
 // ON-NEXT: candidate: hot ({{.*}}switch-off.c:21)
 // ON-NOT: #2
 // main, run, and 4096 calls each of hot and leaf before the switch-off.
