@@ -22,6 +22,31 @@ using namespace llvm;
 using namespace spiketrap;
 
 static constexpr char MainDefault[] = "default for main";
+static constexpr char ThreadDefault[] = "default for thread start routines";
+
+/// The functions \p M passes to pthread_create or thrd_create as a new
+/// thread's start routine.
+static void findThreadStarts(Module &M,
+                             SmallPtrSetImpl<const Function *> &Out) {
+  for (auto [Name, Arg] : {std::pair("pthread_create", 2u),
+                           std::pair("thrd_create", 1u)})
+    if (Function *Create = M.getFunction(Name))
+      for (User *U : Create->users())
+        if (auto *CB = dyn_cast<CallBase>(U);
+            CB && CB->getCalledOperand() == Create && CB->arg_size() > Arg)
+          if (auto *Start = dyn_cast<Function>(
+                  CB->getArgOperand(Arg)->stripPointerCasts()))
+            Out.insert(Start);
+}
+
+/// libstdc++'s and libc++'s functions that run a std::thread's callable:
+/// std::thread::_State_impl<...>::_M_run and std::__thread_proxy<...>.
+static bool isStdThreadRun(const Function &F) {
+  StringRef N = F.getName();
+  return (N.starts_with("_ZNSt6thread11_State_implI") &&
+          N.contains("6_M_runEv")) ||
+         N.starts_with("_ZNSt3__114__thread_proxyI");
+}
 
 const Choice *Selection::wanted() const {
   for (const Choice *C :
@@ -35,6 +60,7 @@ Selector::Selector(Module &M, bool Diagnose)
     : Lists(FilterLists::get()),
       Heuristics(getHeuristicOptions(M.getContext(), Diagnose)) {
   readAnnotations(M, Annotated, Diagnose);
+  findThreadStarts(M, ThreadStarts);
   if (Diagnose)
     Lists.report(M.getContext());
 }
@@ -42,10 +68,14 @@ Selector::Selector(Module &M, bool Diagnose)
 Selection Selector::select(const Function &F) const {
   Selection Sel;
   bool IsMain = F.getName() == "main";
+  bool IsThreadStart = ThreadStarts.contains(&F) || isStdThreadRun(F);
   // main runs for the whole program: the root of every stack, never a spike.
-  if (IsMain) {
-    Sel.Always.set(MainDefault);
-    Sel.Ignore.set(MainDefault);
+  // A thread's start routine is the same for its thread.
+  const char *RootDefault =
+      IsMain ? MainDefault : IsThreadStart ? ThreadDefault : nullptr;
+  if (RootDefault) {
+    Sel.Always.set(RootDefault);
+    Sel.Ignore.set(RootDefault);
   }
   Lists.apply(F, Sel);
   auto It = Annotated.find(&F);
@@ -56,8 +86,8 @@ Selection Selector::select(const Function &F) const {
           &Selection::ChildrenThreshold, &Selection::Channel})
       if ((It->second.*Field).isSet())
         Sel.*Field = It->second.*Field;
-  // A threshold for main asks for main's own spikes.
-  if (IsMain && Sel.Threshold.isSet() && Sel.Ignore.From == MainDefault)
+  // A threshold for main (or a start routine) asks for its own spikes.
+  if (RootDefault && Sel.Threshold.isSet() && Sel.Ignore.From == RootDefault)
     Sel.Ignore = Choice();
   if (!Sel.Never.isSet() &&
       F.getFnAttribute("function-instrument").getValueAsString() ==

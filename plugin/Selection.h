@@ -11,6 +11,7 @@
 #include "Options.h"
 #include "Types.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
 class Function;
@@ -24,6 +25,9 @@ class FilterLists;
 /// Decides, for every function of one module, whether and how to time it.
 class Selector {
   llvm::DenseMap<const llvm::Function *, Selection> Annotated;
+  /// Functions this module starts threads with: like main, the root of
+  /// their thread's stacks.
+  llvm::SmallPtrSet<const llvm::Function *, 4> ThreadStarts;
   const FilterLists &Lists;
   HeuristicOptions Heuristics;
 
