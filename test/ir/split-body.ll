@@ -34,7 +34,7 @@ $_Z4pickIiEii = comdat any
 ; CHECK-NEXT:    ret i32 %r
 
 ; CHECK-LABEL: define internal i32 @_Z4pickIiEii.spiketrap_timed(
-; CHECK-SAME:    i32 noundef %0) unnamed_addr #[[BODY]] comdat($_Z4pickIiEii) !dbg [[TIMED:![0-9]+]] {
+; CHECK-SAME:    i32 noundef %0) unnamed_addr #[[TIMEDATTRS:[0-9]+]] comdat($_Z4pickIiEii) !dbg [[TIMED:![0-9]+]] {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    [[F0:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    call void @__spiketrap_enter(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F0]]), !dbg [[TLOC:![0-9]+]]
@@ -52,6 +52,8 @@ entry:
 ; A nounwind thunk is never on the stack and needs no unwind table entry.
 ; CHECK: attributes #[[THUNKATTRS]] = { nounwind "spiketrap-instrumented" }
 ; CHECK: attributes #[[BODY]] = { noinline nounwind uwtable "spiketrap-instrumented" }
+; The timed path: optsize, for no alignment padding (the code is the same).
+; CHECK: attributes #[[TIMEDATTRS]] = { noinline nounwind optsize uwtable "spiketrap-instrumented" }
 ; CHECK-DAG: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
 ; CHECK-DAG: [[SP]] = distinct !DISubprogram(name: "pick<int>", linkageName: "_Z4pickIiEii", {{.*}}line: 3,{{.*}}retainedNodes:
 ; CHECK-DAG: [[THUNK]] = distinct !DISubprogram(name: "pick<int>.spiketrap_thunk", scope: {{.*}}line: 3,{{.*}}flags: DIFlagArtificial
