@@ -50,7 +50,7 @@ static int square(int x) { return x * x; }
 // O2-LABEL: define internal i32 @sum_squares.spiketrap_timed(
 // O2:       call void @__spiketrap_enter(ptr @__spiketrap_desc.sum_squares,
 // O2:       call i32 @sum_squares.spiketrap(
-// O2:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares,
+// O2:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares.exit,
 
 // NM-DAG: U __spiketrap_abi_v4
 // NM-DAG: U __spiketrap_enter

@@ -1,5 +1,6 @@
 ; RUN: %opt -passes=spiketrap -spiketrap-instrument-all %s \
-; RUN:   | llc -O2 -mtriple=x86_64-unknown-linux-gnu -o - | FileCheck %s --check-prefix=X86
+; RUN:   | llc -O2 -mtriple=x86_64-unknown-linux-gnu -relocation-model=pic -o - \
+; RUN:   | FileCheck %s --check-prefix=X86
 ; RUN: sed 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
 ; RUN:   | %opt -passes=spiketrap -spiketrap-instrument-all \
 ; RUN:   | llc -O2 -o - | FileCheck %s --check-prefix=ARM
@@ -23,6 +24,15 @@ target triple = "x86_64-unknown-linux-gnu"
 ; X86:         .size scale.spiketrap,
 ; X86-NOT:     .p2align
 ; X86:       scale.spiketrap_timed:
+; The descriptor's address is computed for each hook, not kept in a
+; callee-saved register across the body's call.
+; X86:         leaq .L__spiketrap_desc.scale(%rip), %rdi
+; X86:         callq __spiketrap_enter
+; X86:         callq scale.spiketrap
+; X86-NEXT:    movq %rax, %rbx
+; X86-NEXT:    leaq .L__spiketrap_desc.scale.exit(%rip), %rdi
+; X86-NEXT:    movq %r{{[0-9a-z]+}}, %rsi
+; X86-NEXT:    callq __spiketrap_exit
 ; ARM-LABEL: scale:
 ; ARM:         adrp x8, .L__spiketrap_desc.scale+{{[0-9]+}}
 ; ARM-NEXT:    ldr w8, [x8, :lo12:.L__spiketrap_desc.scale+{{[0-9]+}}]

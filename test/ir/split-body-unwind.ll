@@ -21,12 +21,12 @@ declare void @_Z5throwv()
 ; CHECK-NEXT:    invoke void @_Z4stepv.spiketrap()
 ; CHECK-NEXT:            to label %[[CONT:.*]] unwind label %spiketrap.unwind
 ; CHECK:       [[CONT]]:
-; CHECK:         call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4stepv,
+; CHECK:         call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4stepv.exit,
 ; CHECK-NEXT:    ret void
 ; CHECK:       spiketrap.unwind:
 ; CHECK-NEXT:    [[LP:%.*]] = landingpad { ptr, i32 }
 ; CHECK-NEXT:            cleanup
-; CHECK:         call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4stepv,
+; CHECK:         call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4stepv.exit,
 ; CHECK-NEXT:    resume { ptr, i32 } [[LP]]
 define void @_Z4stepv() {
   call void @_Z5throwv()

@@ -11,6 +11,10 @@ target triple = "x86_64-unknown-linux-gnu"
 
 $_Z4pickIiEii = comdat any
 
+; The exit hook gets the descriptor under a second name: one address computed
+; for both hooks would stay in a callee-saved register across the body's call.
+; CHECK: @__spiketrap_desc._Z4pickIiEii.exit = private alias {{.*}}, ptr @__spiketrap_desc._Z4pickIiEii
+
 ; CHECK-LABEL: define linkonce_odr i32 @_Z4pickIiEii(
 ; CHECK-SAME:    i32 noundef %0) #[[THUNKATTRS:[0-9]+]] comdat !dbg [[THUNK:![0-9]+]] {
 ; CHECK-NEXT:  entry:
@@ -40,7 +44,7 @@ $_Z4pickIiEii = comdat any
 ; CHECK-NEXT:    call void @__spiketrap_enter(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F0]]), !dbg [[TLOC:![0-9]+]]
 ; CHECK-NEXT:    [[R:%.*]] = call i32 @_Z4pickIiEii.spiketrap(i32 noundef %0), !dbg [[TLOC]]
 ; CHECK-NEXT:    [[F1:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4pickIiEii, ptr [[F1]]), !dbg [[TLOC]]
+; CHECK-NEXT:    call void @__spiketrap_exit(ptr @__spiketrap_desc._Z4pickIiEii.exit, ptr [[F1]]), !dbg [[TLOC]]
 ; CHECK-NEXT:    ret i32 [[R]]
 define linkonce_odr i32 @_Z4pickIiEii(i32 noundef %x) nounwind uwtable comdat !dbg !6 {
 entry:
