@@ -12,6 +12,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <cstring>
+#include <limits>
 
 using namespace llvm;
 using namespace spiketrap;
@@ -114,6 +115,9 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
   auto *Desc = new GlobalVariable(M, DescTy, /*isConstant=*/false,
                                   GlobalValue::PrivateLinkage, nullptr,
                                   "__spiketrap_desc." + F.getName());
+  // The C struct's alignment: LLVM would give a global this large 16, and
+  // with 88-byte descriptors that is 8 bytes of padding each.
+  Desc->setAlignment(M.getDataLayout().getABITypeAlign(DescTy));
   SetInt(DescField::flags, Flags);
   SetInt(DescField::line, Line);
   Fields[DescField::name] = getRelative(Desc, DescField::name, Name);
@@ -131,6 +135,9 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
                                    ArrayRef<GlobalVariable *> Callees) {
   if (Callees.empty())
     return;
+  // num_callees is 16 bits wide: the first ones are candidates enough.
+  Callees = Callees.take_front(
+      std::numeric_limits<decltype(spiketrap_desc::num_callees)>::max());
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
   auto *TableTy = ArrayType::get(I32, Callees.size());

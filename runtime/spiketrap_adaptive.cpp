@@ -26,7 +26,7 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
   if (Calls < __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED))
     return;
   // Several threads may look at once: one lists it.
-  if (!__atomic_exchange_n(&D->skippable, 1u, __ATOMIC_RELAXED)) {
+  if (!__atomic_exchange_n(&D->skippable, uint16_t(1), __ATOMIC_RELAXED)) {
     uint32_t I = __atomic_fetch_add(&NumSkippable, 1, __ATOMIC_RELAXED);
     if (I < kMaxSkippable)
       __atomic_store_n(&Skippable[I], D, __ATOMIC_RELEASE);

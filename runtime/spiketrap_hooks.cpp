@@ -152,11 +152,12 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
 }
 
 // A call that came near its threshold (racy: a lost count only delays an
-// adaptive decision).
+// adaptive decision). 32 bits, saturating: past 4G near calls a function is
+// never skippable anyway.
 SPIKETRAP_ALWAYS_INLINE void countNear(spiketrap_desc *D) {
-  __atomic_store_n(&D->near_calls,
-                   __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED) + 1,
-                   __ATOMIC_RELAXED);
+  uint32_t N = __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED);
+  if (SPIKETRAP_LIKELY(N != UINT32_MAX))
+    __atomic_store_n(&D->near_calls, N + 1, __ATOMIC_RELAXED);
 }
 
 // The exit fast path's rare cases: a thread that is not active, no usable

@@ -13,12 +13,12 @@
 // reach the plugin's options, and objects reference the runtime's symbols.
 // (-spiketrap-instrument-all: square is below the size rules at -O0.)
 
-// O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0, i64 0, i64 0, i32 0, i32 0, i64 0, i64 0, i32 0, i16 0, i16 0, i64 0 }
+// O0-DAG:    @__spiketrap_desc.square = {{.*}} i64 0, i64 0, i64 0, i64 0, i32 0, i32 0, i64 0, i64 0, i16 0, i16 0, i16 0, i16 0 }
 // At -O0 sum_squares calls square, an instrumented function of this module:
 // its descriptor points at a table holding square's (test/ir/callees.ll).
-// O0-DAG:    @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, i64 0, i64 0, i32 0, i32 0, i64 0, i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.sum_squares to i64), {{.*}}), i32 1, i16 0, i16 0, i64 0 }
-// O2-DAG:    @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, i64 0, i64 0, i32 0, i32 0, i64 0, i64 0, i32 0, i16 0, i16 0, i64 0 }
-// OPT:       @__spiketrap_desc.sum_squares = {{.*}} i64 5000000, i64 0, i64 0, i64 0, i32 0, i32 0, i64 0, i64 0, i32 0, i16 0, i16 0, i64 0 }
+// O0-DAG:    @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, i64 0, i64 0, i32 0, i32 0, i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.sum_squares to i64), {{.*}}), i64 0, i16 1, i16 0, i16 0, i16 0 }
+// O2-DAG:    @__spiketrap_desc.sum_squares = {{.*}} i64 0, i64 0, i64 0, i64 0, i32 0, i32 0, i64 0, i64 0, i16 0, i16 0, i16 0, i16 0 }
+// OPT:       @__spiketrap_desc.sum_squares = {{.*}} i64 5000000, i64 0, i64 0, i64 0, i32 0, i32 0, i64 0, i64 0, i16 0, i16 0, i16 0, i16 0 }
 
 static int square(int x);
 
@@ -52,7 +52,7 @@ static int square(int x) { return x * x; }
 // O2:       call i32 @sum_squares.spiketrap(
 // O2:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares.exit,
 
-// NM-DAG: U __spiketrap_abi_v4
+// NM-DAG: U __spiketrap_abi_v5
 // NM-DAG: U __spiketrap_enter
 // NM-DAG: U __spiketrap_exit
 // NM-DAG: T sum_squares

@@ -32,13 +32,17 @@ define void @plain() {
   ret void
 }
 
-; CHECK: @__spiketrap_abi_v4 = external global i8
-; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v4
+; CHECK: @__spiketrap_abi_v5 = external global i8
+; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v5
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
-; The emitted object has the C layout of spiketrap_desc (96 bytes on x86-64),
-; in writable data: the runtime counts calls in it and switches it off.
-; ASM-LABEL: .L__spiketrap_desc.plain:
+; The emitted object has the C layout of spiketrap_desc (88 bytes on x86-64,
+; aligned to 8, not the 16 LLVM gives a large global), in writable data: the
+; runtime counts calls in it and switches it off.
+; ASM-LABEL: .type .L__spiketrap_desc.plain,@object
+; ASM-NEXT:    .data
+; ASM-NEXT:    .p2align 3, 0x0
+; ASM-NEXT:  .L__spiketrap_desc.plain:
 ; ASM-NEXT:    .long 65536
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .quad {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-8
@@ -51,12 +55,12 @@ define void @plain() {
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .quad 0
 ; ASM-NEXT:    .quad 0
-; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
-; ASM-NEXT:    .quad 0
-; ASM-NEXT:    .size .L__spiketrap_desc.plain, 96
-; ASM:       .quad __spiketrap_abi_v4
+; ASM-NEXT:    .short 0
+; ASM-NEXT:    .short 0
+; ASM-NEXT:    .size .L__spiketrap_desc.plain, 88
+; ASM:       .quad __spiketrap_abi_v5
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}
