@@ -129,13 +129,14 @@ bool StringFlag::parse(const char *S, const char **Out) {
   return *S != 0;
 }
 
+// ClockMode's spellings, in its order: what the parser reads and the JSON
+// report writes.
+static const char ClockNames[][10] = {"auto", "tsc", "monotonic"};
+
 bool ClockFlag::parse(const char *S, ClockMode *Out) {
-  if (strcmp(S, "auto") == 0)
-    return *Out = ClockMode::Auto, true;
-  if (strcmp(S, "tsc") == 0)
-    return *Out = ClockMode::Tsc, true;
-  if (strcmp(S, "monotonic") == 0)
-    return *Out = ClockMode::Monotonic, true;
+  for (unsigned I = 0; I != sizeof(ClockNames) / sizeof(*ClockNames); ++I)
+    if (strcmp(S, ClockNames[I]) == 0)
+      return *Out = ClockMode(I), true;
   return false;
 }
 
@@ -315,12 +316,8 @@ void Flags::writeJson(Buffer &B) const {
     case kString:
       jsonString(B, *reinterpret_cast<const char *const *>(P));
       break;
-    default: {
-      ClockMode C = *reinterpret_cast<const ClockMode *>(P);
-      jsonString(B, C == ClockMode::Tsc         ? "tsc"
-                    : C == ClockMode::Monotonic ? "monotonic"
-                                                : "auto");
-    }
+    default:
+      jsonString(B, ClockNames[int(*reinterpret_cast<const ClockMode *>(P))]);
     }
   }
   B.push_back('}');
