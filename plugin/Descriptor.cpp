@@ -17,30 +17,36 @@
 using namespace llvm;
 using namespace spiketrap;
 
-static Type *getFieldType(const DataLayout &DL, LLVMContext &C,
-                          spiketrap_layout::Kind K) {
+static Type *getFieldType(LLVMContext &C, spiketrap_layout::Kind K) {
   switch (K) {
   case spiketrap_layout::I16:
     return Type::getInt16Ty(C);
   case spiketrap_layout::I32:
+  case spiketrap_layout::Rel:
     return Type::getInt32Ty(C);
   case spiketrap_layout::I64:
     return Type::getInt64Ty(C);
-  case spiketrap_layout::Ref:
-    return DL.getIntPtrType(C);
   }
   llvm_unreachable("unknown descriptor field kind");
+}
+
+template <size_t N>
+static StructType *getStructType(LLVMContext &C,
+                                 const spiketrap_layout::Kind (&Kinds)[N]) {
+  SmallVector<Type *, N> Fields;
+  for (spiketrap_layout::Kind K : Kinds)
+    Fields.push_back(getFieldType(C, K));
+  // A literal struct: a named one would clash with user code that includes
+  // spiketrap.h and be renamed.
+  return StructType::get(C, Fields);
 }
 
 DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
     : M(M), ThresholdNs(ThresholdNs) {
   LLVMContext &C = M.getContext();
-  SmallVector<Type *, DescField::NumFields> Fields;
-  for (spiketrap_layout::Kind K : spiketrap_layout::Kinds)
-    Fields.push_back(getFieldType(M.getDataLayout(), C, K));
-  // A literal struct: a named one would clash with user code that includes
-  // spiketrap.h and be renamed.
-  DescTy = StructType::get(C, Fields);
+  DescTy = getStructType(C, spiketrap_layout::Kinds);
+  ExtTy = getStructType(C, spiketrap_layout::ExtKinds);
+  ExtendedTy = StructType::get(C, {DescTy, ExtTy});
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -57,34 +63,53 @@ Constant *DescriptorBuilder::getString(StringRef S) {
   return GV;
 }
 
-Constant *DescriptorBuilder::getRelative(GlobalVariable *Desc, unsigned Field,
-                                         Constant *Target) {
-  LLVMContext &C = M.getContext();
-  Type *IntPtr = DescTy->getElementType(Field);
-  Type *I32 = Type::getInt32Ty(C);
-  Constant *At = ConstantExpr::getGetElementPtr(
-      DescTy, Desc,
-      ArrayRef<Constant *>{ConstantInt::get(I32, 0),
-                           ConstantInt::get(I32, Field)});
-  return ConstantExpr::getSub(ConstantExpr::getPtrToInt(Target, IntPtr),
-                              ConstantExpr::getPtrToInt(At, IntPtr));
+/// \p Target as a 32-bit offset from \p At: a PC-relative fixup the linker
+/// resolves (R_X86_64_PC32, R_AARCH64_PREL32), no dynamic relocation.
+static Constant *getOffset(const DataLayout &DL, Constant *At,
+                           Constant *Target) {
+  LLVMContext &C = At->getContext();
+  Type *IntPtr = DL.getIntPtrType(C);
+  return ConstantExpr::getTruncOrBitCast(
+      ConstantExpr::getSub(ConstantExpr::getPtrToInt(Target, IntPtr),
+                           ConstantExpr::getPtrToInt(At, IntPtr)),
+      Type::getInt32Ty(C));
 }
 
-/// timed_until: adaptive mode keeps the function timed while its calls are
-/// fewer. One that waits in the kernel on every call costs little to time
-/// and may wait once for far longer than its threshold: always. One that
-/// usually returns at once (an uncontended lock) is learned for longer than
-/// pure computation before it may be switched off.
-static uint64_t getTimedUntil(WaitKind Waits) {
+Constant *DescriptorBuilder::getRelative(GlobalVariable *Desc,
+                                         ArrayRef<unsigned> Path,
+                                         Constant *Target) {
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  SmallVector<Constant *, 3> Indices = {ConstantInt::get(I32, 0)};
+  for (unsigned I : Path)
+    Indices.push_back(ConstantInt::get(I32, I));
+  return getOffset(M.getDataLayout(),
+                   ConstantExpr::getGetElementPtr(Desc->getValueType(), Desc,
+                                                  Indices),
+                   Target);
+}
+
+/// timed_until, in looks: adaptive mode keeps the function timed while its
+/// calls are fewer. One that waits in the kernel on every call costs little
+/// to time and may wait once for far longer than its threshold: always. One
+/// that usually returns at once (an uncontended lock) is learned for longer
+/// than pure computation before it may be switched off.
+static uint32_t getTimedUntil(WaitKind Waits) {
   switch (Waits) {
   case WaitKind::None:
     return 0;
   case WaitKind::FastPath:
-    return SPIKETRAP_FAST_WAIT_TIMED_CALLS;
+    return SPIKETRAP_FAST_WAIT_TIMED_LOOKS;
   case WaitKind::Kernel:
-    return UINT64_MAX;
+    return SPIKETRAP_TIMED_ALWAYS;
   }
   llvm_unreachable("unknown wait kind");
+}
+
+static SmallVector<Constant *, 16> getNullFields(StructType *Ty) {
+  SmallVector<Constant *, 16> Fields;
+  for (Type *FieldTy : Ty->elements())
+    Fields.push_back(Constant::getNullValue(FieldTy));
+  return Fields;
 }
 
 GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
@@ -95,39 +120,55 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
     File = SP->getFilename();
     Line = SP->getLine();
   }
+  uint64_t Threshold = S.Threshold.isSet() ? S.Threshold.Ns : ThresholdNs;
+  // Only functions with a threshold or a channel of their own pay for the
+  // extension (and the entry hook's slow path, which reads it).
+  bool Extended = Threshold || S.ChildrenThreshold.Ns || S.Channel.isSet();
   uint32_t Flags =
       SPIKETRAP_DESC_RELATIVE | (S.Ignore.isSet() ? SPIKETRAP_DESC_IGNORE : 0) |
       (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0) |
-      (S.Channel.isSet() ? SPIKETRAP_DESC_CHANNEL : 0);
-  uint64_t Threshold = S.Threshold.isSet() ? S.Threshold.Ns : ThresholdNs;
+      (S.Channel.isSet() ? SPIKETRAP_DESC_CHANNEL : 0) |
+      (Extended ? SPIKETRAP_DESC_EXTENDED : 0);
   // Fields the runtime writes start at zero.
-  SmallVector<Constant *, DescField::NumFields> Fields;
-  for (Type *Ty : DescTy->elements())
-    Fields.push_back(Constant::getNullValue(Ty));
-  auto SetInt = [&](unsigned Field, uint64_t V) {
-    Fields[Field] = ConstantInt::get(DescTy->getElementType(Field), V);
+  SmallVector<Constant *, 16> Fields = getNullFields(DescTy),
+                              Ext = getNullFields(ExtTy);
+  auto SetInt = [](SmallVectorImpl<Constant *> &In, unsigned Field,
+                   uint64_t V) {
+    In[Field] = ConstantInt::get(In[Field]->getType(), V);
   };
   // The strings first: module order, the one the tests read.
   Constant *Name = getString(demangle(F.getName()));
   Constant *FileStr = getString(File);
   Constant *Channel = S.Channel.isSet() ? getString(S.Channel.Name) : nullptr;
   // Writable: the runtime counts calls in it and switches it off.
-  auto *Desc = new GlobalVariable(M, DescTy, /*isConstant=*/false,
+  auto *Desc = new GlobalVariable(M, Extended ? ExtendedTy : DescTy,
+                                  /*isConstant=*/false,
                                   GlobalValue::PrivateLinkage, nullptr,
                                   "__spiketrap_desc." + F.getName());
   // The C struct's alignment: LLVM would give a global this large 16, and
-  // with 88-byte descriptors that is 8 bytes of padding each.
-  Desc->setAlignment(M.getDataLayout().getABITypeAlign(DescTy));
-  SetInt(DescField::flags, Flags);
-  SetInt(DescField::line, Line);
-  Fields[DescField::name] = getRelative(Desc, DescField::name, Name);
-  Fields[DescField::file] = getRelative(Desc, DescField::file, FileStr);
-  SetInt(DescField::threshold_ns, Threshold);
-  SetInt(DescField::children_threshold_ns, S.ChildrenThreshold.Ns);
-  if (Channel)
-    Fields[DescField::channel] = getRelative(Desc, DescField::channel, Channel);
-  SetInt(DescField::timed_until, getTimedUntil(Waits));
-  Desc->setInitializer(ConstantStruct::get(DescTy, Fields));
+  // with 48-byte descriptors that is 8 bytes of padding each.
+  Desc->setAlignment(M.getDataLayout().getABITypeAlign(Desc->getValueType()));
+  // Within an extended descriptor, its common part is field 0.
+  auto Path = [&](unsigned Field) {
+    return Extended ? SmallVector<unsigned, 2>{0, Field}
+                    : SmallVector<unsigned, 2>{Field};
+  };
+  SetInt(Fields, DescField::flags, Flags);
+  SetInt(Fields, DescField::line, Line);
+  Fields[DescField::name] = getRelative(Desc, Path(DescField::name), Name);
+  Fields[DescField::file] = getRelative(Desc, Path(DescField::file), FileStr);
+  SetInt(Fields, DescField::timed_until, getTimedUntil(Waits));
+  Constant *Init = ConstantStruct::get(DescTy, Fields);
+  if (Extended) {
+    SetInt(Ext, DescField::threshold_ns, Threshold);
+    SetInt(Ext, DescField::children_threshold_ns, S.ChildrenThreshold.Ns);
+    if (Channel)
+      Ext[DescField::channel] =
+          getRelative(Desc, {1, DescField::channel}, Channel);
+    Init = ConstantStruct::get(ExtendedTy,
+                               {Init, ConstantStruct::get(ExtTy, Ext)});
+  }
+  Desc->setInitializer(Init);
   return Desc;
 }
 
@@ -139,35 +180,42 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
   Callees = Callees.take_front(
       std::numeric_limits<decltype(spiketrap_desc::num_callees)>::max());
   LLVMContext &C = M.getContext();
-  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
-  auto *TableTy = ArrayType::get(I32, Callees.size());
+  Type *I64 = Type::getInt64Ty(C);
+  auto *TableTy = ArrayType::get(Type::getInt32Ty(C), Callees.size());
   auto *Table = new GlobalVariable(
       M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage, nullptr,
       "__spiketrap_callees." +
           Desc->getName().drop_front(strlen("__spiketrap_desc.")));
   Table->setAlignment(Align(4));
-  // Each entry is relative to its own address: a PC-relative fixup the
-  // linker resolves, not a dynamic relocation.
+  // Each entry is relative to its own address (no dynamic relocation).
   SmallVector<Constant *, 8> Entries;
-  for (auto [I, Callee] : enumerate(Callees)) {
-    Constant *Entry = ConstantExpr::getGetElementPtr(
-        TableTy, Table,
-        ArrayRef<Constant *>{ConstantInt::get(I64, 0),
-                             ConstantInt::get(I64, I)});
-    Entries.push_back(ConstantExpr::getTrunc(
-        ConstantExpr::getSub(ConstantExpr::getPtrToInt(Callee, I64),
-                             ConstantExpr::getPtrToInt(Entry, I64)),
-        I32));
-  }
+  for (auto [I, Callee] : enumerate(Callees))
+    Entries.push_back(getOffset(
+        M.getDataLayout(),
+        ConstantExpr::getGetElementPtr(
+            TableTy, Table,
+            ArrayRef<Constant *>{ConstantInt::get(I64, 0),
+                                 ConstantInt::get(I64, I)}),
+        Callee));
   Table->setInitializer(ConstantArray::get(TableTy, Entries));
+  // The common part: the whole initializer, or field 0 of an extended one.
   auto *Init = cast<ConstantStruct>(Desc->getInitializer());
+  bool Extended = Init->getType() == ExtendedTy;
+  auto *Common = Extended ? cast<ConstantStruct>(Init->getOperand(0)) : Init;
   SmallVector<Constant *, 16> Fields;
-  for (unsigned I = 0, E = Init->getNumOperands(); I != E; ++I)
-    Fields.push_back(Init->getOperand(I));
-  Fields[DescField::callees] = getRelative(Desc, DescField::callees, Table);
+  for (unsigned I = 0, E = Common->getNumOperands(); I != E; ++I)
+    Fields.push_back(Common->getOperand(I));
+  Fields[DescField::callees] = getRelative(
+      Desc,
+      Extended ? ArrayRef<unsigned>{0, DescField::callees}
+               : ArrayRef<unsigned>{DescField::callees},
+      Table);
   Fields[DescField::num_callees] = ConstantInt::get(
       DescTy->getElementType(DescField::num_callees), Callees.size());
-  Desc->setInitializer(ConstantStruct::get(DescTy, Fields));
+  Constant *NewInit = ConstantStruct::get(DescTy, Fields);
+  if (Extended)
+    NewInit = ConstantStruct::get(ExtendedTy, {NewInit, Init->getOperand(1)});
+  Desc->setInitializer(NewInit);
 }
 
 DenseMap<const Function *, GlobalVariable *> spiketrap::createDescriptors(

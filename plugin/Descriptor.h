@@ -32,18 +32,23 @@ namespace DescField = spiketrap_layout;
 class DescriptorBuilder {
   llvm::Module &M;
   uint64_t ThresholdNs;
-  llvm::StructType *DescTy;
+  /// spiketrap_desc, spiketrap_desc_ext, and {spiketrap_desc,
+  /// spiketrap_desc_ext}: the descriptor of a function with thresholds or a
+  /// channel of its own (SPIKETRAP_DESC_EXTENDED).
+  llvm::StructType *DescTy, *ExtTy, *ExtendedTy;
   llvm::StringMap<llvm::Constant *> Strings;
 
   llvm::Constant *getString(llvm::StringRef S);
-  /// \p Target as an offset from field \p Field of \p Desc: a PC-relative
-  /// fixup the linker resolves, so no dynamic relocation
-  /// (SPIKETRAP_DESC_RELATIVE).
-  llvm::Constant *getRelative(llvm::GlobalVariable *Desc, unsigned Field,
+  /// \p Target as a 32-bit offset from the field of \p Desc at \p Path (GEP
+  /// indices into its type): a PC-relative fixup the linker resolves, so no
+  /// dynamic relocation (SPIKETRAP_DESC_RELATIVE).
+  llvm::Constant *getRelative(llvm::GlobalVariable *Desc,
+                              llvm::ArrayRef<unsigned> Path,
                               llvm::Constant *Target);
 
 public:
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
+  /// spiketrap_desc: every descriptor starts with it.
   llvm::StructType *type() const { return DescTy; }
   /// The descriptor of \p F: flags and thresholds from \p S, else the
   /// default threshold; how \p F can wait keeps it timed in adaptive mode.

@@ -119,13 +119,12 @@ static bool isFunctionMarkerDesc(const Value *V, StringRef Name,
   if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
     const Constant *Init =
         GV->hasInitializer() ? GV->getInitializer() : nullptr;
+    // A marker's descriptor is a spiketrap_desc_abs the C initialiser
+    // wrote: {spiketrap_desc, name, file, channel}.
+    const Constant *Common = Init ? Init->getAggregateElement(0u) : nullptr;
     const auto *Flags = dyn_cast_or_null<ConstantInt>(
-        Init ? Init->getAggregateElement(DescField::flags) : nullptr);
-    const Constant *NameField =
-        Init ? Init->getAggregateElement(DescField::name) : nullptr;
-    // A spiketrap_ref the C initialiser wrote: its address member.
-    if (NameField && NameField->getType()->isAggregateType())
-      NameField = NameField->getAggregateElement(0u);
+        Common ? Common->getAggregateElement(DescField::flags) : nullptr);
+    const Constant *NameField = Init ? Init->getAggregateElement(1u) : nullptr;
     const auto *NameGV = dyn_cast_or_null<GlobalVariable>(
         NameField ? NameField->stripPointerCasts() : nullptr);
     const auto *Str = dyn_cast_or_null<ConstantDataSequential>(

@@ -23,7 +23,7 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
     return;
   // Can block (the pass), spiked, or re-armed by a spike above it: stays
   // timed (for now).
-  if (Calls < __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED))
+  if (timedAt(D, Calls))
     return;
   // Several threads may look at once: one lists it.
   if (!__atomic_exchange_n(&D->skippable, uint16_t(1), __ATOMIC_RELAXED)) {
@@ -58,7 +58,12 @@ bool grant(uint64_t Now) {
 
 // Keeps D timed for kKeepCalls more calls, within the budget.
 bool keepTimed(spiketrap_desc *D, uint64_t Now) {
-  uint64_t Until = __atomic_load_n(&D->calls, __ATOMIC_RELAXED) + kKeepCalls;
+  // In looks, rounded up: the same looks see it timed as with a call count.
+  uint64_t Looks = (__atomic_load_n(&D->calls, __ATOMIC_RELAXED) + kKeepCalls +
+                    kAdaptEvery - 1) /
+                   kAdaptEvery;
+  uint32_t Until = Looks < SPIKETRAP_TIMED_ALWAYS ? uint32_t(Looks)
+                                                  : SPIKETRAP_TIMED_ALWAYS - 1;
   if (Until <= __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED))
     return true; // timed that long already (a wait, or kept just now)
   if (!grant(Now))

@@ -27,8 +27,8 @@ namespace __spiketrap {
 // 4x less timed learning than 16384; 1024 switches off a function with one
 // near call in 500 at its first look 39% of the time (4096: 9%, 16384: 0.1%).
 constexpr uint64_t kAdaptEvery = 4096;
-static_assert(SPIKETRAP_FAST_WAIT_TIMED_CALLS == 16 * kAdaptEvery,
-              "spiketrap.h says 16 looks");
+static_assert(kAdaptEvery == 4096,
+              "spiketrap_descriptor.inc: timed_until counts looks of 4096 calls");
 // Late probes (plugin/Insert.cpp) are looked at more often: a function already
 // switched off whose probed loop is common need not pay 4096 more timed
 // calls to be switched off again.
@@ -61,6 +61,14 @@ constexpr uint32_t kRearmMax = 8, kRearmSpikes = 2;
 // are always followed up.
 constexpr uint64_t kGrantCallsPerSecond = 1 << 19;
 constexpr uint64_t kGrantBurstCalls = 8 * kKeepCalls;
+
+// Whether adaptive mode keeps D timed at its Calls-th call
+// (spiketrap_desc::timed_until counts looks).
+inline bool timedAt(const spiketrap_desc *D, uint64_t Calls) {
+  uint32_t Until = __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED);
+  return Until == SPIKETRAP_TIMED_ALWAYS ||
+         Calls < uint64_t(Until) * kAdaptEvery;
+}
 
 // The descriptor of D's I-th direct callee (spiketrap_desc::callees).
 inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {

@@ -84,7 +84,7 @@ void attach(ThreadState &T, Frame &F, uint8_t Kind, const char *Fmt,
 uint64_t LastMark;         // ticks at the last frame mark, 0: none yet
 uint32_t LastMarkTid;      // the thread that made it
 uint64_t FrameBudgetTicks; // 0: frames are not spikes of their own
-spiketrap_desc FrameDesc = {0, 0, {"(frame)"}, {""}, 0, 0, {}, 0};
+spiketrap_desc_abs FrameDesc = {{}, "(frame)", "", nullptr};
 
 } // namespace
 
@@ -245,10 +245,10 @@ SPIKETRAP_EXPORT void spiketrap_frame_mark(void) {
   uint64_t N = __atomic_add_fetch(&frameNumber, 1, __ATOMIC_RELAXED);
   if (!Prev)
     return;
-  __atomic_fetch_add(&FrameDesc.calls, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&FrameDesc.desc.calls, 1, __ATOMIC_RELAXED);
   uint64_t Budget = __atomic_load_n(&FrameBudgetTicks, __ATOMIC_RELAXED);
   if (Budget && Now - Prev > Budget)
-    recordFrameSpike(*T, &FrameDesc, Prev, Now, Budget, N - 1);
+    recordFrameSpike(*T, &FrameDesc.desc, Prev, Now, Budget, N - 1);
 }
 
 SPIKETRAP_EXPORT void spiketrap_set_frame_budget_ns(uint64_t Ns) {

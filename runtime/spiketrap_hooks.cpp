@@ -84,9 +84,11 @@ SPIKETRAP_ALWAYS_INLINE Frame &beginFrame(ThreadState &T, spiketrap_desc *D,
   std::atomic_signal_fence(std::memory_order_seq_cst);
   uint64_t Inherited = Depth ? T.Frames[Depth - 1].ChildThreshold : 0;
   F.ChildTicks = 0;
-  F.Threshold = Own ? resolve(D->threshold_ns, Inherited) : Inherited;
+  F.Threshold =
+      Own ? resolve(__spiketrap_desc_threshold_ns(D), Inherited) : Inherited;
   F.ChildThreshold =
-      Own ? resolve(D->children_threshold_ns, Inherited) : Inherited;
+      Own ? resolve(__spiketrap_desc_children_threshold_ns(D), Inherited)
+          : Inherited;
   return F;
 }
 
@@ -105,7 +107,7 @@ SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
 
 // Everything the fast path leaves out: a thread that is new, busy, paused or
 // gone; no usable TSC; calls past the capacity; dead frames on top;
-// descriptors with flags or thresholds of their own.
+// descriptors with flags (thresholds of their own: SPIKETRAP_DESC_EXTENDED).
 // Late: from a late probe, which times a switched-off call from its slow
 // path on.
 SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
@@ -216,7 +218,7 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
 
 } // namespace
 
-static_assert(SPIKETRAP_DESC_FUNCTION < 0x10000 &&
+static_assert(SPIKETRAP_DESC_EXTENDED < 0x10000 &&
                   SPIKETRAP_DESC_RELATIVE >= 0x10000,
               "the entry hook tests the low 16 bits of flags");
 
@@ -236,10 +238,10 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
           T.Status != StatusActive || !theClock.UseCounter ||
-          // Only the low 16 bits of flags call for the slow path; the rest
-          // say how the descriptor stores its strings.
-          (uint16_t(D->flags) | D->threshold_ns |
-           D->children_threshold_ns | D->off) ||
+          // Only the low 16 bits of flags call for the slow path (thresholds
+          // of its own among them: SPIKETRAP_DESC_EXTENDED); the rest say how
+          // the descriptor stores its strings.
+          (uint16_t(D->flags) | D->off) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
     return enterSlow(T, D, Addr);

@@ -126,5 +126,5 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link
 // without the runtime, or with a runtime of another layout, names this symbol.
-SPIKETRAP_EXPORT const char __spiketrap_abi_v5 = 1;
-static_assert(SPIKETRAP_ABI_VERSION == 5, "rename __spiketrap_abi_v5 to match");
+SPIKETRAP_EXPORT const char __spiketrap_abi_v6 = 1;
+static_assert(SPIKETRAP_ABI_VERSION == 6, "rename __spiketrap_abi_v6 to match");

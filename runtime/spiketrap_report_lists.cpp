@@ -106,7 +106,7 @@ namespace {
 // a list that would hide it for good.
 bool keptTimed(const spiketrap_desc *D, const ReportModel &M) {
   size_t Id = M.functionId(D);
-  return D->rearms || D->timed_until == UINT64_MAX ||
+  return D->rearms || D->timed_until == SPIKETRAP_TIMED_ALWAYS ||
          (Id != kNone && M.function(Id).Spikes);
 }
 } // namespace

@@ -311,12 +311,12 @@ void spikesAfterForkChild() {
 }
 
 namespace {
-const spiketrap_desc Unloaded = {0, 0, {"(unloaded code)"}, {""}, 0, 0, {}, 0};
+const spiketrap_desc_abs Unloaded = {{}, "(unloaded code)", "", nullptr};
 
 // Runtime-owned copies of descriptors of unloaded objects, kept for the
 // whole run in a list: the records that point to them are in the arena.
 struct OwnedDesc {
-  spiketrap_desc Desc;
+  spiketrap_desc_abs Desc;
   OwnedDesc *Next;
 };
 OwnedDesc *Owned;
@@ -329,19 +329,17 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
   char *File = strdup(FromFile ? FromFile : "");
   if (!C || !Name || !File) { // out of memory: say what we can
     free(C), free(Name), free(File);
-    return &Unloaded;
+    return &Unloaded.desc;
   }
-  C->Desc = *D;
-  // Addresses, not offsets: the copy lives elsewhere.
-  C->Desc.flags &= ~SPIKETRAP_DESC_RELATIVE;
-  C->Desc.name.abs = Name;
-  C->Desc.file.abs = File;
-  C->Desc.channel.abs = nullptr;
-  C->Desc.callees.abs = nullptr; // relative to the unloaded object
-  C->Desc.num_callees = 0;
+  // Addresses, not offsets: the copy lives elsewhere (no extension, no
+  // callees: they were relative to the unloaded object).
+  C->Desc = {*D, Name, File, nullptr};
+  C->Desc.desc.flags &= ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED);
+  C->Desc.desc.name = C->Desc.desc.file = C->Desc.desc.callees = 0;
+  C->Desc.desc.num_callees = 0;
   C->Next = Owned;
   Owned = C;
-  return &C->Desc;
+  return &C->Desc.desc;
 }
 } // namespace
 

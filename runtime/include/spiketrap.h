@@ -16,7 +16,7 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 5
+#define SPIKETRAP_ABI_VERSION 6
 
 /* spiketrap_desc.flags. Bits 0-15 are what the entry hook acts on (any of them
  * sends it to its slow path); bits 16 and up only say how the descriptor is
@@ -26,58 +26,102 @@ enum {
   SPIKETRAP_DESC_IGNORE = 1u << 0,
   /* Never report anything called below this function. */
   SPIKETRAP_DESC_IGNORE_CHILDREN = 1u << 1,
-  /* `channel` is set: the entry hook checks whether the channel is on. */
+  /* It has a channel: the entry hook checks whether the channel is on. */
   SPIKETRAP_DESC_CHANNEL = 1u << 2,
   /* A SPIKETRAP_FUNCTION*() marker's: it times its function, so the pass
    * does not add a second, automatic frame. */
   SPIKETRAP_DESC_FUNCTION = 1u << 3,
-  /* The spiketrap_ref fields hold offsets from their own address (the pass's
-   * descriptors: a link-time fixup, no dynamic relocation); without it,
-   * addresses (the SPIKETRAP_* macros' descriptors, which C initialisers
+  /* With SPIKETRAP_DESC_RELATIVE: a spiketrap_desc_ext follows (thresholds
+   * or a channel of its own; the entry hook's slow path reads them). */
+  SPIKETRAP_DESC_EXTENDED = 1u << 4,
+  /* The pass's descriptors: the Rel fields (spiketrap_descriptor.inc) hold
+   * 32-bit offsets from their own address (a link-time fixup, no dynamic
+   * relocation). Without it, the descriptor is the head of a
+   * spiketrap_desc_abs (the SPIKETRAP_* macros', which C initialisers
    * write). */
   SPIKETRAP_DESC_RELATIVE = 1u << 16,
 };
 
-/* A pointer field of spiketrap_desc: read it with the spiketrap_desc_*
- * accessors below, never directly. A brace initialiser sets `abs`. */
-typedef union spiketrap_ref {
-  const void *abs;
-  intptr_t rel; /* 0: NULL */
-} spiketrap_ref;
-
 /* One per instrumented function, emitted by the pass as a private global.
  * Its fields, what they mean and who writes them: spiketrap_descriptor.inc,
- * the one list the pass builds its descriptors from. */
+ * the one list the pass builds its descriptors from. Read the Rel fields
+ * (name, file, callees) and the extension with the __spiketrap_desc_*
+ * accessors below, never directly. */
 typedef struct spiketrap_desc {
 #define SPIKETRAP_DESC_FIELD(name, ctype, irtype) ctype name;
 #include "spiketrap_descriptor.inc"
 } spiketrap_desc;
 
-/* What the spiketrap_ref field R of D points to, or NULL: the one place that
- * knows both encodings. Named __spiketrap* so the pass never times them. */
-static inline const void *__spiketrap_ref_get(const spiketrap_desc *d,
-                                              const spiketrap_ref *r) {
-  if (!(d->flags & SPIKETRAP_DESC_RELATIVE))
-    return r->abs;
-  return r->rel ? (const char *)r + r->rel : 0;
+/* What only some functions set, after their descriptor
+ * (SPIKETRAP_DESC_EXTENDED). */
+typedef struct spiketrap_desc_ext {
+#define SPIKETRAP_DESC_EXT_FIELD(name, ctype, irtype) ctype name;
+#include "spiketrap_descriptor.inc"
+} spiketrap_desc_ext;
+
+/* A descriptor a C initialiser writes (no SPIKETRAP_DESC_RELATIVE): the
+ * common part with its Rel fields 0, then addresses. */
+typedef struct spiketrap_desc_abs {
+  spiketrap_desc desc;
+  const char *name;
+  const char *file;
+  const char *channel; /* or NULL */
+} spiketrap_desc_abs;
+
+/* The accessors: the one place that knows both encodings. Named
+ * __spiketrap* so the pass never times them. */
+static inline const void *__spiketrap_rel_get(const int32_t *r) {
+  return *r ? (const char *)r + *r : 0;
+}
+static inline const spiketrap_desc_abs *
+__spiketrap_desc_abs_of(const spiketrap_desc *d) {
+  return d->flags & SPIKETRAP_DESC_RELATIVE ? 0
+                                            : (const spiketrap_desc_abs *)d;
+}
+static inline const spiketrap_desc_ext *
+__spiketrap_desc_ext_of(const spiketrap_desc *d) {
+  return (d->flags & (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED)) ==
+                 (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED)
+             ? (const spiketrap_desc_ext *)(d + 1)
+             : 0;
 }
 static inline const char *__spiketrap_desc_name(const spiketrap_desc *d) {
-  return (const char *)__spiketrap_ref_get(d, &d->name);
+  const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
+  return a ? a->name : (const char *)__spiketrap_rel_get(&d->name);
 }
 static inline const char *__spiketrap_desc_file(const spiketrap_desc *d) {
-  return (const char *)__spiketrap_ref_get(d, &d->file);
+  const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
+  return a ? a->file : (const char *)__spiketrap_rel_get(&d->file);
 }
 static inline const char *__spiketrap_desc_channel(const spiketrap_desc *d) {
-  return (const char *)__spiketrap_ref_get(d, &d->channel);
+  const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
+  const spiketrap_desc_ext *e = __spiketrap_desc_ext_of(d);
+  return a   ? a->channel
+         : e ? (const char *)__spiketrap_rel_get(&e->channel)
+             : 0;
 }
 static inline const int32_t *__spiketrap_desc_callees(const spiketrap_desc *d) {
-  return (const int32_t *)__spiketrap_ref_get(d, &d->callees);
+  /* Only the pass writes callee tables. */
+  return __spiketrap_desc_abs_of(d)
+             ? 0
+             : (const int32_t *)__spiketrap_rel_get(&d->callees);
+}
+static inline uint64_t __spiketrap_desc_threshold_ns(const spiketrap_desc *d) {
+  const spiketrap_desc_ext *e = __spiketrap_desc_ext_of(d);
+  return e ? e->threshold_ns : 0;
+}
+static inline uint64_t
+__spiketrap_desc_children_threshold_ns(const spiketrap_desc *d) {
+  const spiketrap_desc_ext *e = __spiketrap_desc_ext_of(d);
+  return e ? e->children_threshold_ns : 0;
 }
 
+/* spiketrap_desc.timed_until: kept timed for good. */
+#define SPIKETRAP_TIMED_ALWAYS UINT32_MAX
 /* Calls a function that takes a lock (pthread_mutex_lock & co.), or waits
  * in the kernel on a rare path, is timed before adaptive mode may switch it
- * off: 16 of its looks. */
-#define SPIKETRAP_FAST_WAIT_TIMED_CALLS (16u * 4096u)
+ * off: 16 of its looks (timed_until counts looks). */
+#define SPIKETRAP_FAST_WAIT_TIMED_LOOKS 16u
 
 /* Called by instrumented code. `frame` is the address of the instrumented
  * function's return-address slot: it identifies the activation, so the runtime
@@ -261,16 +305,12 @@ void spiketrap_pause_scope_end_(int *paused);
 #endif
 /* A static descriptor per marker, constant-initialised (no guard). */
 #define SPIKETRAP_SCOPE_(name, chan, flags, cond)                              \
-  static spiketrap_desc SPIKETRAP_ID_(spiketrap_desc_) = {                     \
-      (flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u),                        \
-      __LINE__,                                                                \
-      {name},                                                                  \
-      {__FILE__},                                                              \
-      0,                                                                       \
-      0,                                                                       \
-      {chan},                                                                  \
-      0};                                                                      \
-  SPIKETRAP_SCOPE_DECL_(SPIKETRAP_ID_(spiketrap_desc_), cond)
+  static spiketrap_desc_abs SPIKETRAP_ID_(spiketrap_desc_) = {                 \
+      {(flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u), __LINE__},            \
+      name,                                                                    \
+      __FILE__,                                                                \
+      chan};                                                                   \
+  SPIKETRAP_SCOPE_DECL_(SPIKETRAP_ID_(spiketrap_desc_).desc, cond)
 #define SPIKETRAP_CALL_(call) call
 #endif
 

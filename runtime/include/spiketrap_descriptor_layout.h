@@ -22,39 +22,65 @@ enum Field : unsigned {
   NumFields
 };
 
+/// Indices of the extension's fields (spiketrap_desc_ext).
+enum ExtField : unsigned {
+#define SPIKETRAP_DESC_EXT_FIELD(name, ctype, irtype) name,
+#include "spiketrap_descriptor.inc"
+  NumExtFields
+};
+
 /// The IR type of a field.
-enum Kind : unsigned char { I16, I32, I64, Ref };
+enum Kind : unsigned char { I16, I32, I64, Rel };
 
 inline constexpr Kind Kinds[] = {
 #define SPIKETRAP_DESC_FIELD(name, ctype, irtype) irtype,
 #include "spiketrap_descriptor.inc"
 };
+inline constexpr Kind ExtKinds[] = {
+#define SPIKETRAP_DESC_EXT_FIELD(name, ctype, irtype) irtype,
+#include "spiketrap_descriptor.inc"
+};
 
-/// Size and alignment of a field of kind \p K in this build.
+/// Size and alignment of a field of kind \p K.
 constexpr std::size_t sizeOf(Kind K) {
-  return K == I16 ? 2 : K == I32 ? 4 : K == I64 ? 8 : sizeof(void *);
+  return K == I16 ? 2 : K == I32 || K == Rel ? 4 : 8;
 }
 
-/// Where field \p F starts, or with NumFields the struct's size, when every
-/// field is aligned to its size (as in an IR literal struct).
-constexpr std::size_t offsetOf(unsigned F) {
+/// Where field \p F of a struct of fields \p Ks starts, or with F == N the
+/// struct's size, when every field is aligned to its size (as in an IR
+/// literal struct).
+template <std::size_t N>
+constexpr std::size_t offsetOf(const Kind (&Ks)[N], unsigned F) {
   std::size_t Off = 0, MaxAlign = 1;
   for (unsigned I = 0; I != F; ++I) {
-    std::size_t Size = sizeOf(Kinds[I]);
+    std::size_t Size = sizeOf(Ks[I]);
     Off = (Off + Size - 1) / Size * Size + Size;
     MaxAlign = Size > MaxAlign ? Size : MaxAlign;
   }
-  std::size_t Align = F == NumFields ? MaxAlign : sizeOf(Kinds[F]);
+  std::size_t Align = F == N ? MaxAlign : sizeOf(Ks[F]);
   return (Off + Align - 1) / Align * Align;
 }
 
 #define SPIKETRAP_DESC_FIELD(name, ctype, irtype)                              \
   static_assert(sizeof(spiketrap_desc::name) == sizeOf(irtype) &&              \
-                    offsetof(spiketrap_desc, name) == offsetOf(name),          \
+                    offsetof(spiketrap_desc, name) == offsetOf(Kinds, name),   \
                 "spiketrap_desc::" #name " is not where the pass puts it");
+#define SPIKETRAP_DESC_EXT_FIELD(name, ctype, irtype)                          \
+  static_assert(sizeof(spiketrap_desc_ext::name) == sizeOf(irtype) &&          \
+                    offsetof(spiketrap_desc_ext, name) ==                      \
+                        offsetOf(ExtKinds, name),                              \
+                "spiketrap_desc_ext::" #name " is not where the pass puts it");
 #include "spiketrap_descriptor.inc"
-static_assert(sizeof(spiketrap_desc) == offsetOf(NumFields),
+static_assert(sizeof(spiketrap_desc) == offsetOf(Kinds, NumFields),
               "spiketrap_desc has padding the pass does not emit");
+static_assert(sizeof(spiketrap_desc_ext) == offsetOf(ExtKinds, NumExtFields),
+              "spiketrap_desc_ext has padding the pass does not emit");
+// The extension starts right after the descriptor, with no hole: the pass
+// emits {spiketrap_desc, spiketrap_desc_ext}.
+static_assert(sizeof(spiketrap_desc) % alignof(spiketrap_desc_ext) == 0,
+              "spiketrap_desc_ext would not follow spiketrap_desc directly");
+static_assert(offsetof(spiketrap_desc_abs, desc) == 0,
+              "a spiketrap_desc_abs starts with its descriptor");
 
 } // namespace spiketrap_layout
 

@@ -18,12 +18,12 @@ char CAT(__spiketrap_abi_v, SPIKETRAP_ABI_VERSION);
 
 void __spiketrap_enter(spiketrap_desc *D, void *Frame) {
   printf("enter %s line=%u flags=%u threshold=%llu children=%llu "
-         "channel=%s timed_until=%llu file=%s\n",
+         "channel=%s timed_until=%u file=%s\n",
          __spiketrap_desc_name(D), D->line, D->flags,
-         (unsigned long long)D->threshold_ns,
-         (unsigned long long)D->children_threshold_ns,
+         (unsigned long long)__spiketrap_desc_threshold_ns(D),
+         (unsigned long long)__spiketrap_desc_children_threshold_ns(D),
          __spiketrap_desc_channel(D) ? __spiketrap_desc_channel(D) : "-",
-         (unsigned long long)D->timed_until, __spiketrap_desc_file(D));
+         D->timed_until, __spiketrap_desc_file(D));
   const int32_t *Callees = __spiketrap_desc_callees(D);
   for (uint32_t I = 0; I != D->num_callees; ++I) {
     const char *Entry = (const char *)&Callees[I];
@@ -50,13 +50,13 @@ int main(void) {
   return 0;
 }
 
-// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=65537 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=65553 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee leaf
 SPIKETRAP_CHILDREN_THRESHOLD_MS(2)
 SPIKETRAP_IGNORE
 __attribute__((noinline)) void parent(void) { leaf(); }
 
-// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=65542 threshold=250000 children=0 channel=net timed_until=18446744073709551615 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=65558 threshold=250000 children=0 channel=net timed_until=4294967295 file={{.*}}descriptor-abi.c
 // CHECK-NEXT: exit leaf
 SPIKETRAP_THRESHOLD_US(250)
 SPIKETRAP_CHANNEL("net")

@@ -52,7 +52,7 @@ static int square(int x) { return x * x; }
 // O2:       call i32 @sum_squares.spiketrap(
 // O2:       call void @__spiketrap_exit(ptr @__spiketrap_desc.sum_squares.exit,
 
-// NM-DAG: U __spiketrap_abi_v5
+// NM-DAG: U __spiketrap_abi_v6
 // NM-DAG: U __spiketrap_enter
 // NM-DAG: U __spiketrap_exit
 // NM-DAG: T sum_squares

@@ -32,8 +32,8 @@ define void @plain() {
   ret void
 }
 
-; CHECK: @__spiketrap_abi_v5 = external global i8
-; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v5
+; CHECK: @__spiketrap_abi_v6 = external global i8
+; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v6
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
 ; The emitted object has the C layout of spiketrap_desc (88 bytes on x86-64,
@@ -60,7 +60,7 @@ define void @plain() {
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .size .L__spiketrap_desc.plain, 88
-; ASM:       .quad __spiketrap_abi_v5
+; ASM:       .quad __spiketrap_abi_v6
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}

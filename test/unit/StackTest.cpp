@@ -16,9 +16,26 @@ namespace {
 
 void *at(uintptr_t A) { return reinterpret_cast<void *>(A); }
 
-spiketrap_desc desc(const char *Name, uint64_t ThresholdNs = 0,
-                    uint64_t ChildrenNs = 0, uint32_t Flags = 0) {
-  return {Flags, 1, {Name}, {"StackTest.cpp"}, ThresholdNs, ChildrenNs};
+// A descriptor as the pass emits it (offsets, thresholds in the extension),
+// at an address of its own for the whole run: offsets are from there.
+spiketrap_desc &desc(const char *Name, uint64_t ThresholdNs = 0,
+                     uint64_t ChildrenNs = 0, uint32_t Flags = 0) {
+  struct Extended {
+    spiketrap_desc D;
+    spiketrap_desc_ext E;
+  };
+  auto *X = new Extended{};
+  auto Rel = [](int32_t &Field, const char *To) {
+    Field = int32_t(To - reinterpret_cast<const char *>(&Field));
+  };
+  X->D.flags = Flags | SPIKETRAP_DESC_RELATIVE |
+               (ThresholdNs | ChildrenNs ? SPIKETRAP_DESC_EXTENDED : 0);
+  X->D.line = 1;
+  Rel(X->D.name, Name);
+  Rel(X->D.file, "StackTest.cpp");
+  X->E.threshold_ns = ThresholdNs;
+  X->E.children_threshold_ns = ChildrenNs;
+  return X->D;
 }
 
 // Spikes recorded so far whose spiking call is D (descriptors are static, as
@@ -51,7 +68,7 @@ protected:
 };
 
 TEST_F(Stack, PushPop) {
-  static spiketrap_desc A = desc("A"), B = desc("B");
+  static spiketrap_desc &A = desc("A"), &B = desc("B");
   __spiketrap_enter(&A, at(0x9000));
   __spiketrap_enter(&B, at(0x8000));
   EXPECT_EQ(threadState.Depth, 2u);
@@ -62,7 +79,7 @@ TEST_F(Stack, PushPop) {
 }
 
 TEST_F(Stack, ExitDropsFramesSkippedByLongjmp) {
-  static spiketrap_desc A = desc("A"), B = desc("B"), C = desc("C");
+  static spiketrap_desc &A = desc("A"), &B = desc("B"), &C = desc("C");
   __spiketrap_enter(&A, at(0x9000));
   __spiketrap_enter(&B, at(0x8000));
   __spiketrap_enter(&C, at(0x7000));
@@ -73,7 +90,7 @@ TEST_F(Stack, ExitDropsFramesSkippedByLongjmp) {
 }
 
 TEST_F(Stack, EnterDropsFramesAtOrBelowIt) {
-  static spiketrap_desc A = desc("A"), B = desc("B"), D = desc("D");
+  static spiketrap_desc &A = desc("A"), &B = desc("B"), &D = desc("D");
   __spiketrap_enter(&A, at(0x9000));
   __spiketrap_enter(&B, at(0x8000));
   // An exception caught in A, then A calls D at the same depth as B was.
@@ -85,7 +102,7 @@ TEST_F(Stack, EnterDropsFramesAtOrBelowIt) {
 }
 
 TEST_F(Stack, OverflowIsCountedAndStaysInSync) {
-  static spiketrap_desc R = desc("recurse");
+  static spiketrap_desc &R = desc("recurse");
   uint64_t Before = threadState.Overflows;
   for (uintptr_t I = 0; I < kMaxDepth + 10; ++I)
     __spiketrap_enter(&R, at(0x100000 - I * 16));
@@ -98,8 +115,8 @@ TEST_F(Stack, OverflowIsCountedAndStaysInSync) {
 // longjmp or an exception out of calls past the capacity (issue 13): they
 // have no frames, yet a hook above the first of them brings the depth back.
 TEST_F(Stack, OverflowLeftByLongjmpResyncs) {
-  static spiketrap_desc R = desc("recurse"), A = desc("after"),
-                        E = desc("exit");
+  static spiketrap_desc &R = desc("recurse"), &A = desc("after"),
+                        &E = desc("exit");
   auto Recurse = [&](uint32_t N) {
     for (uintptr_t I = 0; I < N; ++I)
       __spiketrap_enter(&R, at(0x100000 - I * 16));
@@ -132,7 +149,7 @@ TEST_F(Stack, OverflowLeftByLongjmpResyncs) {
 }
 
 TEST_F(Stack, SpikeRecordsTheWholeStack) {
-  static spiketrap_desc Outer = desc("outer"), Slow = desc("slow");
+  static spiketrap_desc &Outer = desc("outer"), &Slow = desc("slow");
   SpikeTotals Before = spikeTotals();
   __spiketrap_enter(&Outer, at(0x9000));
   __spiketrap_enter(&Slow, at(0x8000));
@@ -154,7 +171,7 @@ TEST_F(Stack, SpikeRecordsTheWholeStack) {
 }
 
 TEST_F(Stack, FastCallsAreNotSpikes) {
-  static spiketrap_desc Fast = desc("fast");
+  static spiketrap_desc &Fast = desc("fast");
   for (int I = 0; I < 1000; ++I) {
     __spiketrap_enter(&Fast, at(0x9000));
     __spiketrap_exit(&Fast, at(0x9000));
@@ -164,10 +181,10 @@ TEST_F(Stack, FastCallsAreNotSpikes) {
 
 TEST_F(Stack, ChildrenThresholdReachesAllDescendants) {
   // PET's SetChildrenThreshold: a script VM lets its callees run 50 ms...
-  static spiketrap_desc Vm = desc("vm", 1000000000, 50000000),
-                        Mid = desc("mid"), Leaf = desc("leaf"),
+  static spiketrap_desc &Vm = desc("vm", 1000000000, 50000000),
+                        &Mid = desc("mid"), &Leaf = desc("leaf"),
                         // ...unless they have a threshold of their own.
-      Own = desc("own", 100000);
+      &Own = desc("own", 100000);
   __spiketrap_enter(&Vm, at(0x9000));
   __spiketrap_enter(&Mid, at(0x8000));
   __spiketrap_enter(&Leaf, at(0x7000));
@@ -183,11 +200,11 @@ TEST_F(Stack, ChildrenThresholdReachesAllDescendants) {
 }
 
 TEST_F(Stack, IgnoreFlags) {
-  static spiketrap_desc Ignored = desc("ignored", 0, 0, SPIKETRAP_DESC_IGNORE),
-                        Child = desc("child"),
-                        Parent = desc("parent", 0, 0,
+  static spiketrap_desc &Ignored = desc("ignored", 0, 0, SPIKETRAP_DESC_IGNORE),
+                        &Child = desc("child"),
+                        &Parent = desc("parent", 0, 0,
                                       SPIKETRAP_DESC_IGNORE_CHILDREN),
-                        Hidden = desc("hidden");
+                        &Hidden = desc("hidden");
   __spiketrap_enter(&Ignored, at(0x9000));
   __spiketrap_enter(&Child, at(0x8000));
   spin(500000);
@@ -206,7 +223,7 @@ TEST_F(Stack, IgnoreFlags) {
 }
 
 TEST_F(Stack, RecursionGuardSilencesHooks) {
-  static spiketrap_desc A = desc("A");
+  static spiketrap_desc &A = desc("A");
   uint64_t Calls = threadState.Calls;
   {
     RecursionGuard Guard;
