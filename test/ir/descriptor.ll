@@ -3,7 +3,8 @@
 
 ; Each function gets a private spiketrap_desc with its demangled name and, from
 ; debug info when present, its file and line, each an offset from its own
-; field (SPIKETRAP_DESC_RELATIVE, 65536: no dynamic relocation); the module
+; field, 32 bits wide (SPIKETRAP_DESC_RELATIVE, 65536: no dynamic relocation;
+; without thresholds or a channel, no extension); the module
 ; references the ABI marker so that linking without the runtime fails.
 ; (-spiketrap-instrument-all: these functions are below the size rules.)
 
@@ -12,14 +13,14 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: @[[WORK:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [14 x i8] c"ns::work(int)\00"
 ; CHECK: @[[FILE:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"work.cpp\00"
-; CHECK: @__spiketrap_desc._ZN2ns4workEi = private global { {{[^}]*}} } { i32 65536, i32 7, i64 sub (i64 ptrtoint (ptr @[[WORK]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 2) to i64)), i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 3) to i64)), {{.*}} }
+; CHECK: @__spiketrap_desc._ZN2ns4workEi = private global { {{[^}]*}} } { i32 65536, i32 7, i32 trunc (i64 sub (i64 ptrtoint (ptr @[[WORK]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 2) to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 3) to i64)) to i32), {{.*}} }
 define i32 @_ZN2ns4workEi(i32 %x) !dbg !5 {
   ret i32 %x
 }
 
 ; The file name string is shared, not emitted twice.
 ; CHECK-NOT: c"work.cpp\00"
-; CHECK: @__spiketrap_desc.helper = private global { {{[^}]*}} } { i32 65536, i32 12, i64 sub {{.*}}, i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), {{.*}}, {{.*}} }
+; CHECK: @__spiketrap_desc.helper = private global { {{[^}]*}} } { i32 65536, i32 12, i32 trunc {{.*}}, i32 trunc (i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), {{.*}}, {{.*}} }
 define void @helper() !dbg !9 {
   ret void
 }
@@ -27,7 +28,7 @@ define void @helper() !dbg !9 {
 ; Without debug info: the name only, file "" and line 0.
 ; CHECK: @[[PLAIN:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [6 x i8] c"plain\00"
 ; CHECK: @[[EMPTY:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [1 x i8] zeroinitializer
-; CHECK: @__spiketrap_desc.plain = private global { {{[^}]*}} } { i32 65536, i32 0, i64 sub (i64 ptrtoint (ptr @[[PLAIN]] to i64), {{.*}}), i64 sub (i64 ptrtoint (ptr @[[EMPTY]] to i64), {{.*}}), {{.*}} }
+; CHECK: @__spiketrap_desc.plain = private global { {{[^}]*}} } { i32 65536, i32 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @[[PLAIN]] to i64), {{.*}}) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @[[EMPTY]] to i64), {{.*}}) to i32), {{.*}} }
 define void @plain() {
   ret void
 }
@@ -36,7 +37,7 @@ define void @plain() {
 ; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v6
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
-; The emitted object has the C layout of spiketrap_desc (88 bytes on x86-64,
+; The emitted object has the C layout of spiketrap_desc (48 bytes on x86-64,
 ; aligned to 8, not the 16 LLVM gives a large global), in writable data: the
 ; runtime counts calls in it and switches it off.
 ; ASM-LABEL: .type .L__spiketrap_desc.plain,@object
@@ -45,21 +46,18 @@ define void @plain() {
 ; ASM-NEXT:  .L__spiketrap_desc.plain:
 ; ASM-NEXT:    .long 65536
 ; ASM-NEXT:    .long 0
-; ASM-NEXT:    .quad {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-8
-; ASM-NEXT:    .quad {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-16
-; ASM-NEXT:    .quad 0
-; ASM-NEXT:    .quad 0
-; ASM-NEXT:    .quad 0
-; ASM-NEXT:    .quad 0
+; ASM-NEXT:    .long {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-8
+; ASM-NEXT:    .long {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-12
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .quad 0
-; ASM-NEXT:    .quad 0
+; ASM-NEXT:    .long 0
+; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
-; ASM-NEXT:    .size .L__spiketrap_desc.plain, 88
+; ASM-NEXT:    .size .L__spiketrap_desc.plain, 48
 ; ASM:       .quad __spiketrap_abi_v6
 
 !llvm.dbg.cu = !{!0}

@@ -19,14 +19,14 @@
 ; CHECK-NOT: @__spiketrap_desc.xray_never_always_attr =
 ; CHECK-NOT: @__spiketrap_desc.naked_always =
 ; The attribute's 16.6 ms beats the list's 5 ms.
-; CHECK-DAG: @__spiketrap_desc.attr_over_list = {{.*}} { i32 65536, {{.*}}, i64 16600000, i64 0,
+; CHECK-DAG: @__spiketrap_desc.attr_over_list = {{.*}} { i32 65552, {{.*}} { i64 16600000, i64 0,
 ; second.txt's 7 ms beats first.txt's 5 ms; in one file, line 5 beats line 2.
-; CHECK-DAG: @__spiketrap_desc.later_file = {{.*}} { i32 65536, {{.*}}, i64 7000000, i64 0,
-; CHECK-DAG: @__spiketrap_desc.later_line = {{.*}} { i32 65536, {{.*}}, i64 9000000, i64 0,
+; CHECK-DAG: @__spiketrap_desc.later_file = {{.*}} { i32 65552, {{.*}} { i64 7000000, i64 0,
+; CHECK-DAG: @__spiketrap_desc.later_line = {{.*}} { i32 65552, {{.*}} { i64 9000000, i64 0,
 ; The attribute's ignore and the list's threshold and children threshold combine.
-; CHECK-DAG: @__spiketrap_desc.combined = {{.*}} { i32 65537, {{.*}}, i64 5000000, i64 300000,
+; CHECK-DAG: @__spiketrap_desc.combined = {{.*}} { i32 65553, {{.*}} { i64 5000000, i64 300000,
 
-; MAIN-THRESHOLD: @__spiketrap_desc.main = {{.*}} { i32 65536, {{.*}}, i64 100000000, i64 0,
+; MAIN-THRESHOLD: @__spiketrap_desc.main = {{.*}} { i32 65552, {{.*}} { i64 100000000, i64 0,
 ; MAIN-NEVER-NOT: @__spiketrap_desc.main
 
 ;--- first.txt
