@@ -88,6 +88,8 @@ void adaptKeep(spiketrap_desc *D, uint64_t End) {
     __atomic_store_n(&D->off, 0u, __ATOMIC_RELAXED);
 }
 
+// Per spike, per dlclose, per report: built for size.
+SPIKETRAP_MINSIZE_BEGIN
 uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   // A function whose own code is slow (an interpreter loop, a sort) would
   // re-arm its callees at every spike: after kRearmSpikes, its self time is
@@ -133,5 +135,7 @@ const spiketrap_desc *skippableAt(uint32_t I) {
   return I < kMaxSkippable ? __atomic_load_n(&Skippable[I], __ATOMIC_ACQUIRE)
                            : nullptr;
 }
+
+SPIKETRAP_MINSIZE_END
 
 } // namespace __spiketrap

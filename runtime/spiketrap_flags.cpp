@@ -283,7 +283,8 @@ int Flags::parse(const char *Options) {
 
 void Flags::printHelp() const {
   Buffer B;
-  B.format("spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value):\n");
+  B.format("spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value; "
+           "README.md has the details):\n");
   for (const FlagInfo &F : FlagTable) {
     B.format("  {:<16} ", F.Name);
     size_t Col = B.size();

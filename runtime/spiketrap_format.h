@@ -48,6 +48,14 @@ template <typename... T> constexpr uint64_t kinds(const T &...Args) {
   return K;
 }
 constexpr size_t kMaxArgs = 32;
+// Every argument type by its kind: format<int, unsigned> and
+// format<long, unsigned long> are one function, not two.
+template <Kind K> struct CanonOf;
+template <> struct CanonOf<Signed> { using type = int64_t; };
+template <> struct CanonOf<Unsigned> { using type = uint64_t; };
+template <> struct CanonOf<Char> { using type = char; };
+template <> struct CanonOf<String> { using type = const char *; };
+template <typename T> using Canon = typename CanonOf<kind(T())>::type;
 } // namespace formatarg
 
 // A growable byte buffer (reportRealloc: works in a signal handler) with
@@ -72,8 +80,21 @@ public:
   }
   void append(const char *Begin, const char *End);
 
-  template <typename... T> void format(const char *F, T... Args) {
+  // Short argument lists recur (one function per list of kinds, shared by
+  // the call sites); longer ones are mostly one call site each, where the
+  // array is cheaper built inline than in a function of its own.
+  template <typename... T>
+  inline __attribute__((always_inline)) void format(const char *F,
+                                                    T... Args) {
     static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
+    if constexpr (sizeof...(T) <= 4) {
+      formatCanon<formatarg::Canon<T>...>(F, Args...);
+    } else {
+      const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
+      vformat(F, V, formatarg::kinds(Args...), sizeof...(T));
+    }
+  }
+  template <typename... T> void formatCanon(const char *F, T... Args) {
     const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
     vformat(F, V, formatarg::kinds(Args...), sizeof...(T));
   }
@@ -97,7 +118,9 @@ bool writeAll(int Fd, const char *Data, size_t Size);
 // One line on stderr, prefixed with "spiketrap: ".
 void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,
               size_t NumArgs);
-template <typename... T> void logLine(const char *F, T... Args) {
+// Inline: most of its argument lists are used once.
+template <typename... T>
+inline __attribute__((always_inline)) void logLine(const char *F, T... Args) {
   static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
   const uint64_t V[sizeof...(T) + 1] = {formatarg::value(Args)..., 0};
   vlogLine(F, V, formatarg::kinds(Args...), sizeof...(T));

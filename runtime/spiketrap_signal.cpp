@@ -148,13 +148,19 @@ uint32_t signalFloor(ThreadState &T, uintptr_t Addr) {
   return N ? T.Signals[N - 1].Floor : 0;
 }
 
+// Start-up, fork and the interposed calls below: built for size.
+SPIKETRAP_MINSIZE_BEGIN
 void signalInit() { realSignal(); }
 
 void signalAfterForkChild() { TableLock.reset(); }
 
+SPIKETRAP_MINSIZE_END
+
 } // namespace __spiketrap
 
 using namespace __spiketrap;
+
+SPIKETRAP_MINSIZE_BEGIN
 
 // Interposes libc's sigaction for the program: handlers are installed behind
 // the trampoline; queries see the program's own handlers, with the flags,
@@ -223,3 +229,4 @@ SPIKETRAP_EXPORT sighandler_t signal(int Sig, sighandler_t Handler) {
     Old = SIG_DFL;
   return Old;
 }
+SPIKETRAP_MINSIZE_END

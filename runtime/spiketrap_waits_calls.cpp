@@ -2,9 +2,10 @@
 //
 // The waiting calls of spiketrap_waits.inc that are cancellation points,
 // generated: each is the real call between waitBegin and waitEnd
-// (spiketrap_waits.cpp), so a wrapper is a few instructions of its own.
-// This file alone is compiled with unwind tables: a thread cancelled inside
-// the real call unwinds through the wrapper, and only there.
+// (spiketrap_waits.cpp); those of up to five arguments share one body
+// (waitCall5), so a wrapper is a few instructions of its own. This file
+// alone is compiled with unwind tables: a thread cancelled inside the real
+// call unwinds through the shared body or the wrapper, and only there.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_defs.h"
@@ -22,17 +23,59 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <stdint.h>
+#include <type_traits>
+
 #if SPIKETRAP_INTERPOSE_WAITS
 using namespace __spiketrap;
 
-// Locals end in '_': the parameters' names come from the list.
+namespace {
+
+// One integer or pointer argument as the word it is passed in.
+template <typename T> SPIKETRAP_ALWAYS_INLINE long word(T V) {
+  if constexpr (std::is_pointer_v<T>)
+    return long(reinterpret_cast<uintptr_t>(V));
+  else
+    return long(V);
+}
+
+// The real call of up to five integer or pointer arguments between
+// waitBegin and waitEnd, for every such wrapper: a wrapper only moves its
+// arguments to words and jumps here (one body and one unwind entry for
+// ~40 calls). The real function reads the arguments it has, as the
+// x86-64 and AArch64 calling conventions pass them, and its result comes
+// back in the return register, which the wrapper narrows to its type.
+SPIKETRAP_NOINLINE long waitCall5(long A, long B, long C, long D, long E,
+                                  uint32_t Call) {
+  WaitScope W;
+  waitBegin(W, Call);
+  long R = reinterpret_cast<long (*)(long, long, long, long, long)>(W.Real)(
+      A, B, C, D, E);
+  waitEnd(W);
+  return R;
+}
+
+template <typename Fn, typename... P>
+SPIKETRAP_ALWAYS_INLINE auto callWait(uint32_t Call, P... Args) {
+  using Ret = decltype(static_cast<Fn *>(nullptr)(Args...));
+  if constexpr (sizeof...(P) <= 5) {
+    long W[5] = {word(Args)...};
+    return Ret(waitCall5(W[0], W[1], W[2], W[3], W[4], Call));
+  } else { // six or seven arguments (recvfrom, sendto, __recvfrom_chk)
+    WaitScope W;
+    waitBegin(W, Call);
+    Ret R = reinterpret_cast<Fn *>(W.Real)(Args...);
+    waitEnd(W);
+    return R;
+  }
+}
+
+} // namespace
+
+#define SPIKETRAP_WAIT_ARGS(...) __VA_ARGS__
 #define SPIKETRAP_WAIT(Name, Ret, Params, Args)                                \
   SPIKETRAP_EXPORT Ret Name Params {                                           \
-    WaitScope W_;                                                              \
-    waitBegin(W_, Wait_##Name);                                                \
-    Ret R_ = reinterpret_cast<Ret(*) Params>(W_.Real) Args;                    \
-    waitEnd(W_);                                                               \
-    return R_;                                                                 \
+    return callWait<Ret Params>(Wait_##Name, SPIKETRAP_WAIT_ARGS Args);        \
   }
 #define SPIKETRAP_WAIT_OWN(Name)
 #include "spiketrap_waits.inc"

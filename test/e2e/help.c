@@ -6,10 +6,10 @@
 
 int main(void) { return 0; }
 
-// CHECK: spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value):
+// CHECK: spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value; README.md has the details):
 // CHECK-NEXT: enabled (1) 0: hooks return at once
-// CHECK-NEXT: adaptive (1) switch off functions called very often
+// CHECK-NEXT: adaptive (1) stop timing often-called functions
 // CHECK-NEXT: threshold (1ms) report calls longer than this
-// CHECK-NEXT: report (stderr) where the report goes
+// CHECK-NEXT: report (stderr) where the text report goes
 // CHECK: help (0) print this list
 // CHECK-NOT: spiketrap report
