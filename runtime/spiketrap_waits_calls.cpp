@@ -33,6 +33,10 @@ namespace {
 
 // One integer or pointer argument as the word it is passed in.
 template <typename T> SPIKETRAP_ALWAYS_INLINE long word(T V) {
+  // A floating-point or struct argument travels in other registers.
+  static_assert(std::is_integral_v<T> || std::is_enum_v<T> ||
+                    std::is_pointer_v<T>,
+                "only integer and pointer arguments pass as words");
   if constexpr (std::is_pointer_v<T>)
     return long(reinterpret_cast<uintptr_t>(V));
   else
