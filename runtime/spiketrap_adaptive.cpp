@@ -2,6 +2,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_patch.h"
 #include "spiketrap_thread.h"
 
 namespace __spiketrap {
@@ -11,6 +12,13 @@ namespace {
 // atomic add each (from hooks, so no lock), read by the report.
 spiketrap_desc *Skippable[kMaxSkippable];
 uint32_t NumSkippable;
+
+// Switches D off (kOff, kOffWithProbes) or on (0): the code the pass emitted
+// follows, a patchable site once the patcher has rewritten it.
+void setOff(spiketrap_desc *D, uint32_t Off) {
+  __atomic_store_n(&D->off, Off, __ATOMIC_RELAXED);
+  requestPatch(D);
+}
 } // namespace
 
 void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
@@ -32,7 +40,7 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
       __atomic_store_n(&Skippable[I], D, __ATOMIC_RELEASE);
   }
   if (flags.adaptive)
-    __atomic_store_n(&D->off, Late ? kOffWithProbes : kOff, __ATOMIC_RELAXED);
+    setOff(D, Late ? kOffWithProbes : kOff);
 }
 
 namespace {
@@ -78,14 +86,14 @@ bool rearmOne(spiketrap_desc *C, uint64_t Now) {
     return false;
   if (uint16_t N = __atomic_load_n(&C->rearms, __ATOMIC_RELAXED); N < 0xffff)
     __atomic_store_n(&C->rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
-  __atomic_store_n(&C->off, 0u, __ATOMIC_RELAXED);
+  setOff(C, 0);
   return true;
 }
 } // namespace
 
 void adaptKeep(spiketrap_desc *D, uint64_t End) {
   if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
-    __atomic_store_n(&D->off, 0u, __ATOMIC_RELAXED);
+    setOff(D, 0);
 }
 
 // Per spike, per dlclose, per report: built for size.

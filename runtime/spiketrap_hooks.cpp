@@ -16,6 +16,7 @@
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_patch.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
@@ -105,21 +106,28 @@ SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
   F.Addr = Addr;
 }
 
+// Switched off for the run (enabled=0): the code the pass emits stops
+// calling the hooks for this function at all, probes and site included.
+SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
+  __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
+  requestPatch(D);
+}
+
 // Everything the fast path leaves out: a thread that is new, busy, paused or
 // gone; no usable TSC; calls past the capacity; dead frames on top;
 // descriptors with flags (thresholds of their own: SPIKETRAP_DESC_EXTENDED).
 // Late: from a late probe, which times a switched-off call from its slow
-// path on.
-SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
+// path on. Returns whether the call is timed (a frame pushed).
+SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
                                   void *Addr, bool Late = false) {
-  // Switched off by adaptive mode (code built without the inline check).
+  // Switched off by adaptive mode (code built without the inline check, or
+  // a site not rewritten yet).
   if (!Late && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
-    return;
+    return false;
   if (T.Status != StatusActive && !threadReady(T)) {
-    // Switched off for the run (enabled=0): probes too.
     if (T.Status == StatusDead && !flags.enabled)
-      __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
-    return;
+      switchOffForRun(D);
+    return false;
   }
   bump(T.Calls);
   uint64_t Calls = bump(D->calls);
@@ -135,7 +143,7 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
     std::atomic_signal_fence(std::memory_order_seq_cst);
     T.Depth = Depth + 1;
     bump(T.Overflows);
-    return;
+    return true;
   }
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
   if (D->flags & SPIKETRAP_DESC_IGNORE)
@@ -151,6 +159,7 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
   // the threshold is switched off too.
   if (Late && !(Calls & (kLateLookEvery - 1)))
     adaptLook(D, F.Threshold, /*Late=*/true);
+  return true;
 }
 
 // A call that came near its threshold (racy: a lost count only delays an
@@ -216,24 +225,17 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
   T.Depth = Depth - 1;
 }
 
-} // namespace
-
-static_assert(SPIKETRAP_DESC_EXTENDED < 0x10000 &&
-                  SPIKETRAP_DESC_RELATIVE >= 0x10000,
-              "the entry hook tests the low 16 bits of flags");
-
-// The fast paths call nothing (every rare case is a tail call to a cold
-// helper), so they need no stack frame and save no registers.
-SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
+// The enter hook: a frame pushed and the clock read, or false when the call
+// is not timed. Every rare case is a tail call to a cold helper, so the fast
+// path needs no stack frame and saves no registers.
+SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
   // Busy, paused, inactive, gone or switched off: return at once. Only a new
   // thread goes on, to register.
   if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && T.Status != StatusNew) {
-    // Switched off for the run (enabled=0): the code the pass emits stops
-    // calling the hooks for this function at all.
     if (T.Status == StatusDead && !flags.enabled)
-      __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
-    return;
+      switchOffForRun(D);
+    return false;
   }
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
@@ -253,7 +255,26 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   endFrame(F, Addr, readCounter());
   // Now and then, a look at whether this function ever comes close.
   if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 1))))
-    return adaptLook(D, F.Threshold);
+    adaptLook(D, F.Threshold);
+  return true;
+}
+
+} // namespace
+
+static_assert(SPIKETRAP_DESC_EXTENDED < 0x10000 &&
+                  SPIKETRAP_DESC_RELATIVE >= 0x10000,
+              "the entry hook tests the low 16 bits of flags");
+
+SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
+  enter(D, Addr);
+}
+
+// From the trampolines (spiketrap_tramp_<arch>.S), for functions timed
+// through a patchable site: they call the function's code and the exit hook
+// only when this returns true.
+extern "C" SPIKETRAP_INTERNAL bool __spiketrap_tramp_enter(spiketrap_desc *D,
+                                                           void *Addr) {
+  return enter(D, Addr);
 }
 
 // A switched-off function took a path into a loop it runs only on some

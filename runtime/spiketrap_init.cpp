@@ -10,6 +10,7 @@
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_kernel_events.h"
+#include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
@@ -77,6 +78,7 @@ void initOnce(char **Env) {
   reportInit(Options);
   globalThresholdTicks = nsToTicks(flags.threshold);
   spikesInit(flags.spike_memory);
+  patchInit();
   apiInit();
   threadInit();
   lifecycleInit();
@@ -122,9 +124,10 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
   __spiketrap::liveLogStart();
   __spiketrap::reportSignalStart();
   __spiketrap::watchdogStart();
+  __spiketrap::patchStart();
 }
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link
 // without the runtime, or with a runtime of another layout, names this symbol.
-SPIKETRAP_EXPORT const char __spiketrap_abi_v6 = 1;
-static_assert(SPIKETRAP_ABI_VERSION == 6, "rename __spiketrap_abi_v6 to match");
+SPIKETRAP_EXPORT const char __spiketrap_abi_v7 = 1;
+static_assert(SPIKETRAP_ABI_VERSION == 7, "rename __spiketrap_abi_v7 to match");

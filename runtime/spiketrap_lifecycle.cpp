@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_background.h"
 #include "spiketrap_init.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_patch.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_signal.h"
@@ -33,6 +35,7 @@ void lifecycleInit() {
   // Locks of the background threads are not held across fork (it would
   // wait for a whole report): the child makes them anew, with the threads.
   pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
+    backgroundAfterForkChild();
     threadAfterForkChild();
     spikesAfterForkChild();
     signalAfterForkChild();
@@ -42,6 +45,10 @@ void lifecycleInit() {
     reportSignalAfterForkChild();
     watchdogAfterForkChild();
   });
+  // A batch of patches is short: the child never sees one half done. Its
+  // patching thread starts after the thread registry is the child's own
+  // (child handlers run in the order they were registered).
+  pthread_atfork(patchBeforeFork, patchAfterForkParent, patchAfterForkChild);
 }
 
 namespace {
@@ -82,6 +89,7 @@ SPIKETRAP_EXPORT int dlclose(void *Handle) {
     if (R.Hi) {
       spikesDetachRange(R.Lo, R.Hi);
       adaptDetachRange(R.Lo, R.Hi);
+      patchDetachRange(R.Lo, R.Hi);
     }
   }
   if (!RealDlclose) // called before start-up
