@@ -109,8 +109,10 @@ SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
 // Switched off for the run (enabled=0): the code the pass emits stops
 // calling the hooks for this function at all, probes and site included.
 SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
-  __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
-  requestPatch(D);
+  // Once: its site passes here until the patcher has rewritten it.
+  if (__atomic_exchange_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED) !=
+      kOffWithProbes)
+    requestPatch(D);
 }
 
 // Everything the fast path leaves out: a thread that is new, busy, paused or
