@@ -1,6 +1,7 @@
 //===- spiketrap_init.cpp - Runtime start-up ------------------------------===//
 #include "spiketrap_init.h"
 #include "spiketrap_lifecycle.h"
+#include "spiketrap_api.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_crash.h"
 #include "spiketrap_flags.h"

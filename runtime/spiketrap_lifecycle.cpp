@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
-#include "spiketrap_init.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
