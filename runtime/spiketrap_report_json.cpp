@@ -9,6 +9,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_waits.h"
 #include "spiketrap_spikes.h"
 
 #include <algorithm>

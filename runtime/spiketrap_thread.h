@@ -11,7 +11,6 @@
 
 #include "spiketrap.h"
 #include "spiketrap_defs.h"
-#include "spiketrap_waits.h"
 
 #include <stdint.h>
 
@@ -69,6 +68,22 @@ struct SignalContext {
   uintptr_t AltLo, AltHi; // the alternate stack the handler runs on, if any
 };
 constexpr uint32_t kMaxSignalNesting = 8;
+
+// The thread's waits in the C library inside instrumented calls, noted by
+// the interposed calls (spiketrap_waits.h) in a small ring: a spike that
+// waited more than this many times inside one call sees only the last ones
+// (and says "at least").
+constexpr uint32_t kWaitSlots = 64;
+struct WaitEntry {
+  uint64_t Start, End;        // ticks; End 0: being written
+  const spiketrap_desc *Desc; // innermost open frame when it began
+};
+struct WaitRing {
+  uint64_t Next;    // entries ever written; the slot is Next % kWaitSlots
+  uint64_t Evicted; // latest End of an entry overwritten
+  WaitEntry Entries[kWaitSlots];
+  uint8_t Calls[kWaitSlots]; // WaitCall of each entry (spiketrap_waits.h)
+};
 
 struct ThreadState {
   uint32_t Depth; // open frames, may exceed kMaxDepth
