@@ -10,7 +10,7 @@
 #include "spiketrap_livelog.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
-#include "spiketrap_signal.h"
+#include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
