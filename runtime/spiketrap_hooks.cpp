@@ -19,6 +19,7 @@
 #include "spiketrap_signal.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_thread.h"
 
 #include <atomic>

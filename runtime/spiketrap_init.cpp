@@ -14,6 +14,7 @@
 #include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_waits.h"
 #include "spiketrap_watchdog.h"

@@ -12,6 +12,7 @@
 #include "spiketrap_report_signal.h"
 #include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
 

@@ -13,6 +13,7 @@
 #include "spiketrap_livelog.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_thread.h"
 
 #include <errno.h>

@@ -11,6 +11,7 @@
 #include "spiketrap_report_formats.h"
 #include "spiketrap_waits.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_registry.h"
 
 #include <algorithm>
 #include <fcntl.h>

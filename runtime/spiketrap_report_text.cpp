@@ -10,6 +10,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_waits.h"
+#include "spiketrap_registry.h"
 
 #include <algorithm>
 #include <string.h>

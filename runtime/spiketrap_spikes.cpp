@@ -6,6 +6,7 @@
 #include "spiketrap_recent.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_waits.h"
+#include "spiketrap_registry.h"
 
 #include <link.h>
 #include <stddef.h>

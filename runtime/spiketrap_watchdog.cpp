@@ -17,6 +17,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_registry.h"
 
 #include <time.h>
 

@@ -148,8 +148,9 @@ def main():
         pos = {v: i for i, v in enumerate(floors)}
         up += [(v, w) for v in comp for w in edges[v]
                if w in pos and pos[w] > pos[v]]
-    print('%s: %d rooms, %d includes against the layering%s' %
-          (args.dir, len(rooms), len(up), '' if exact else ' (at most)'))
+    print('%s: %d rooms, %d include%s against the layering%s' %
+          (args.dir, len(rooms), len(up), '' if len(up) == 1 else 's',
+           '' if exact else ' (at most)'))
     for v, w in sorted(up):
         print('  %s -> %s: %s' % (v, w, '; '.join(lines[v, w])))
     if args.max is not None and len(up) > args.max:

@@ -1,5 +1,5 @@
-//===- spiketrap_thread.cpp - Thread registry -----------------------------===//
-#include "spiketrap_thread.h"
+//===- spiketrap_registry.cpp - Thread registry ---------------------------===//
+#include "spiketrap_registry.h"
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
