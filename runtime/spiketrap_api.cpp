@@ -11,8 +11,8 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_descriptor_layout.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_spikes.h"
 #include "spiketrap_registry.h"
+#include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
 #include <stdarg.h>

@@ -4,9 +4,9 @@
 #include "spiketrap_arch.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_waits.h"
-#include "spiketrap_registry.h"
 
 #include <link.h>
 #include <stddef.h>

@@ -15,9 +15,9 @@
 #include "spiketrap_background.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
-#include "spiketrap_registry.h"
 
 #include <time.h>
 

@@ -9,11 +9,14 @@ orders of the rooms (an exact minimum feedback arc set of the room graph,
 per strongly connected component) and names them, with the lines behind
 each. docs/design.md ("The runtime's parts") holds the runtime to at most 4.
 
-  utils/include-layers.py [DIR] [--max N]
+  utils/include-layers.py [DIR] [--max N] [--map FILE]
 
 DIR defaults to runtime/. With --max, exits 1 when more than N run against
-the layering. Quoted includes are resolved by their path, else by their file
-name; angle-bracket includes are the system's.
+the layering. With --map, also checks that the section "The runtime's
+parts" of FILE names every source file of DIR and no other, in the second
+column of its table (as `spiketrap_hooks.cpp`, `spiketrap_adaptive.{cpp,h}`
+or `include/spiketrap.h`, relative to DIR). Quoted includes are resolved by their path, else by their
+file name; angle-bracket includes are the system's.
 """
 import argparse
 import os
@@ -21,18 +24,52 @@ import re
 import sys
 from collections import defaultdict
 
-SOURCES = ('.c', '.cpp', '.h', '.inc')
+SOURCES = ('.c', '.cpp', '.h', '.inc', '.S')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # Components larger than this are ordered greedily (an upper bound).
 EXACT_LIMIT = 22
 
 
-def read_rooms(top):
+MAP_SECTION = "The runtime's parts"
+MAP_NAME = re.compile(r'`([\w/.-]+?)(?:\.\{([\w,]+)\})?`')
+
+
+def source_files(top):
     files = []
     for d, dirs, names in os.walk(top):
         dirs.sort()
         files += [os.path.relpath(os.path.join(d, n), top)
                   for n in sorted(names) if n.endswith(SOURCES)]
+    return files
+
+
+def map_problems(path, files):
+    """What the map in PATH says that the files of the tree do not."""
+    with open(path, encoding='utf-8') as fh:
+        text = fh.read()
+    # The section's text up to the next heading.
+    m = re.search(r'^#+ %s\n(.*?)(?=^#|\Z)' % re.escape(MAP_SECTION), text,
+                  re.M | re.S)
+    if not m:
+        return ['no section "%s"' % MAP_SECTION]
+    named = []
+    for row in m.group(1).splitlines():
+        cells = row.split('|')
+        if len(cells) < 4:  # | part | files | job |: the files cell
+            continue
+        for base, exts in MAP_NAME.findall(cells[2]):
+            named += ['%s.%s' % (base, e) for e in exts.split(',')] if exts \
+                else [base]
+    named = [n for n in named if n.endswith(SOURCES)]
+    out = ['not in the map: %s' % f for f in files if f not in named]
+    out += ['in the map, not a file: %s' % n for n in named if n not in files]
+    out += ['in the map twice: %s' % n for n in sorted(set(named))
+            if named.count(n) > 1]
+    return out
+
+
+def read_rooms(top):
+    files = source_files(top)
 
     def room(f):
         stem, ext = os.path.splitext(f)
@@ -137,6 +174,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('dir', nargs='?', default='runtime')
     ap.add_argument('--max', type=int, help='fail above this many')
+    ap.add_argument('--map', help='a markdown file whose map to check')
     args = ap.parse_args()
     rooms, edges, lines = read_rooms(args.dir)
     up, exact = [], True
@@ -153,10 +191,16 @@ def main():
            '' if exact else ' (at most)'))
     for v, w in sorted(up):
         print('  %s -> %s: %s' % (v, w, '; '.join(lines[v, w])))
+    failed = False
     if args.max is not None and len(up) > args.max:
         print('more than %d' % args.max, file=sys.stderr)
-        return 1
-    return 0
+        failed = True
+    if args.map:
+        problems = map_problems(args.map, source_files(args.dir))
+        for p in problems:
+            print('%s: %s' % (args.map, p), file=sys.stderr)
+        failed |= bool(problems)
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':
