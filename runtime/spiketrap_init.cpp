@@ -1,17 +1,24 @@
 //===- spiketrap_init.cpp - Runtime start-up ------------------------------===//
 #include "spiketrap_init.h"
-#include "spiketrap_lifecycle.h"
+#include "spiketrap_api.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_crash.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_kernel_events.h"
+#include "spiketrap_lifecycle.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_recent.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
+<<<<<<< HEAD
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
+=======
+>>>>>>> main
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
