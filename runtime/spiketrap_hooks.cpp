@@ -16,11 +16,7 @@
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-<<<<<<< HEAD
 #include "spiketrap_patch.h"
-#include "spiketrap_signal.h"
-=======
->>>>>>> main
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_signal.h"

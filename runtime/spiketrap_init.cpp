@@ -8,17 +8,12 @@
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
-<<<<<<< HEAD
-#include "spiketrap_kernel_events.h"
-#include "spiketrap_patch.h"
-#include "spiketrap_recent.h"
-=======
->>>>>>> main
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
