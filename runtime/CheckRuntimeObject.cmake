@@ -1,7 +1,8 @@
 # Run after the partial link: the runtime object must link into a C program
 # whatever compiler, linker and objcopy built it. It may define only the
 # public API (spiketrap_*, __spiketrap_*) and the libc functions it
-# interposes (dlclose, sigaction, signal, pthread_setname_np, and the waiting
+# interposes (dlclose, sigaction, signal, pthread_setname_np,
+# __cxa_begin_catch, and the waiting
 # calls of spiketrap_waits.inc), and may refer to no C++ symbol.
 # cmake -DNM=<nm> -DOBJ=<spiketrap_rt.o> -P CheckRuntimeObject.cmake
 execute_process(COMMAND ${NM} -g --defined-only ${OBJ}
@@ -23,7 +24,7 @@ set(Bad "")
 string(REGEX MATCHALL "[^\n]+" Lines "${Defined}")
 foreach(L IN LISTS Lines)
   string(REGEX REPLACE ".* " "" Sym "${L}")
-  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal|pthread_setname_np|${Waits})$")
+  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal|pthread_setname_np|__cxa_begin_catch|${Waits})$")
     list(APPEND Bad "exported: ${Sym}")
   endif()
 endforeach()

@@ -92,22 +92,19 @@ bool rearmOne(spiketrap_desc *C, uint64_t Now) {
 } // namespace
 
 void adaptKeep(spiketrap_desc *D, uint64_t End) {
-  if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
+  if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED)) {
     setOff(D, 0);
+    applyPendingPatchesNow();
+  }
 }
 
 // Per spike, per dlclose, per report: built for size.
 SPIKETRAP_MINSIZE_BEGIN
-uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
-  // A function whose own code is slow (an interpreter loop, a sort) would
-  // re-arm its callees at every spike: after kRearmSpikes, its self time is
-  // taken for its own.
-  uint16_t N = __atomic_load_n(&D->rearm_spikes, __ATOMIC_RELAXED);
-  if (N >= kRearmSpikes || !D->num_callees)
-    return 0;
-  __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
-  // Breadth first: D's switched-off callees, then theirs (nothing under a
-  // function that was not timed was timed either), kRearmMax at most.
+namespace {
+// Switches D's switched-off callees back on, breadth first (nothing under a
+// function that was not timed was timed either), kRearmMax at most, while
+// the budget lasts. Returns how many.
+uint32_t rearmBelow(spiketrap_desc *D, uint64_t End) {
   spiketrap_desc *Queue[kRearmMax];
   uint32_t Len = 0;
   const spiketrap_desc *From = D;
@@ -123,6 +120,22 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
     if (Head == Len)
       break;
   }
+  return Len;
+}
+} // namespace
+
+uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
+  // A function whose own code is slow (an interpreter loop, a sort) would
+  // re-arm its callees at every spike: after kRearmSpikes, its self time is
+  // taken for its own.
+  uint16_t N = __atomic_load_n(&D->rearm_spikes, __ATOMIC_RELAXED);
+  if (N >= kRearmSpikes || !D->num_callees)
+    return 0;
+  __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
+  uint32_t Len = rearmBelow(D, End);
+  // Their sites now, so the next call is timed.
+  if (Len)
+    applyPendingPatchesNow();
   return Len;
 }
 

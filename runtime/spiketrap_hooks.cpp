@@ -16,6 +16,7 @@
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_hooks.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
@@ -32,15 +33,33 @@ namespace {
 // Marks a frame whose entry hook has not finished.
 constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
 
+// A call's time is its caller's time in callees (for self time in reports).
+SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
+                                          uint64_t Ticks) {
+  if (Depth > 1)
+    T.Frames[Depth - 2].ChildTicks += Ticks;
+}
+
+// The frame at Depth - 1 was left without an exit hook (a longjmp, or an
+// exception through a patchable site or uninstrumented code): a call that
+// had run over its threshold by Now is a spike all the same.
+void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
+  const Frame &F = T.Frames[Depth - 1];
+  uint64_t Dur = Now - F.Start;
+  if (Dur > (F.Threshold ? F.Threshold : globalThresholdTicks))
+    recordSpike(T, Depth, Now, /*Unwound=*/true);
+  chargeParent(T, Depth, Dur);
+}
+
 // A frame on top whose activation lies at or below ours has been left
-// without an exit hook (longjmp, or an exception through uninstrumented
-// code): drop it, but never a frame of code a signal handler interrupted.
-// Returns the new depth.
+// without an exit hook: close it, but never a frame of code a signal
+// handler interrupted. Returns the new depth.
 SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
                                            uintptr_t Addr) {
   uint32_t Floor = signalFloor(T, Addr);
-  while (Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr)
-    --Depth;
+  uint64_t Now = now();
+  for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr; --Depth)
+    closeDeadFrame(T, Depth, Now);
   T.Depth = Depth;
   return Depth;
 }
@@ -92,13 +111,6 @@ SPIKETRAP_ALWAYS_INLINE Frame &beginFrame(ThreadState &T, spiketrap_desc *D,
       Own ? resolve(__spiketrap_desc_children_threshold_ns(D), Inherited)
           : Inherited;
   return F;
-}
-
-// A call's time is its caller's time in callees (for self time in reports).
-SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
-                                          uint64_t Ticks) {
-  if (Depth > 1)
-    T.Frames[Depth - 2].ChildTicks += Ticks;
 }
 
 SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
@@ -195,8 +207,8 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     return;
   }
   uint32_t Floor = signalFloor(T, Addr);
-  while (Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr)
-    --Depth;
+  for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr; --Depth)
+    closeDeadFrame(T, Depth, End);
   if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
     const Frame &F = T.Frames[Depth - 1];
     uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
@@ -227,6 +239,19 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;
 }
+
+} // namespace
+
+void __spiketrap::closeFramesLeftBelow(uintptr_t Addr) {
+  ThreadState &T = threadState;
+  uint32_t Depth = T.Depth;
+  if (T.Status != StatusActive || !Depth || Depth > kMaxDepth ||
+      uintptr_t(T.Frames[Depth - 1].Addr) > Addr)
+    return;
+  dropDeadFrames(T, Depth, Addr);
+}
+
+namespace {
 
 // The enter hook: a frame pushed and the clock read, or false when the call
 // is not timed. Every rare case is a tail call to a cold helper, so the fast

@@ -240,6 +240,15 @@ void applyPendingPatches() {
 #endif
 }
 
+void applyPendingPatchesNow() {
+#if defined(SPIKETRAP_SITE_SIZE)
+  if (!PatchLock.tryLock())
+    return;
+  applyLocked(0, 0);
+  PatchLock.unlock();
+#endif
+}
+
 void patchDetachRange(uintptr_t Lo, uintptr_t Hi) {
 #if defined(SPIKETRAP_SITE_SIZE)
   PatchLock.lock();

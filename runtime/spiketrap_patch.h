@@ -28,6 +28,12 @@ void requestPatch(spiketrap_desc *D);
 // the runtime's background thread.
 void applyPendingPatches();
 
+// The same, at once, from the thread that switched functions back on (a
+// spike's re-arm: the next call must be timed, not one a millisecond
+// later), unless another thread is patching (then the background thread
+// will). Async-signal-safe.
+void applyPendingPatchesNow();
+
 // Before a shared object is unloaded: apply what is pending, forgetting
 // the requests for descriptors in [Lo, Hi).
 void patchDetachRange(uintptr_t Lo, uintptr_t Hi);

@@ -72,6 +72,9 @@ struct SpikeRecord {
   // 1: a call still open hang_after after its last sign of life, recorded
   // by the watchdog (End: when it looked); its return is a record of its own.
   uint32_t Hang;
+  // 1: the call was left by an exception or a longjmp (no exit hook ran):
+  // End is when a later hook found its frame dead, so it ended by then.
+  uint32_t Unwound;
   // recent_calls=: the thread's timed calls just before this record was
   // made (RecentCalls after the messages), oldest first.
   uint32_t NumRecent;

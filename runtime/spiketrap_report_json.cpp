@@ -166,6 +166,8 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format("{}", Parent);
   if (R.Frame)
     B.format(",\"frame\":{}", R.Frame);
+  if (R.Unwound) // left by an exception or longjmp: ended by End
+    B.format(",\"unwound\":true");
   if (R.Signo) // run by a signal handler, from level SignalLevel on
     B.format(",\"signal\":{},\"signal_level\":{}", R.Signo, R.SignalLevel);
   if (R.NumCandidates) { // its self time may be theirs: they were not timed

@@ -265,6 +265,8 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
     B.push_back('\n');
     printMessages(B, R, L);
     if (Own != kNone) {
+      if (M.record(Own).Unwound)
+        B.format("        left by an exception or longjmp: ended by then\n");
       printWaits(B, M.record(Own), L);
       printKernel(B, M.record(Own), L);
     }

@@ -131,6 +131,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
   R->SignalLevel = 0;
   R->NumCandidates = 0;
   R->Hang = 0;
+  R->Unwound = 0;
   R->NumRecent = 0;
   R->HasKernel = 0;
   R->LongestWaitTicks = 0;
@@ -187,7 +188,7 @@ void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
 
 } // namespace
 
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End, bool Unwound) {
   uint32_t Messages = 0;
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
@@ -218,6 +219,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
     R->HasKernel = sumKernelEvents(T, R->Level, Depth, End,
                                    const_cast<KernelLevel *>(R->kernel()));
     R->NumCandidates = NumCandidates;
+    R->Unwound = Unwound;
     __builtin_memcpy(R->Candidates, Candidates,
                      NumCandidates * sizeof(Candidates[0]));
     commit(T, R);
