@@ -109,18 +109,16 @@ static bool argumentsInRegisters(const Function &F, const Triple &TT,
 }
 
 /// Whether the target's branch protection puts a landing pad at F's entry:
-/// endbr64 (x86 IBT) or bti (AArch64 BTI).
+/// endbr64 (x86 IBT: the module's cf-protection-branch, as the backend
+/// reads it) or bti (AArch64 BTI: the function's branch-target-enforcement).
 static bool hasBranchProtection(const Function &F, const Triple &TT) {
-  const Module &M = *F.getParent();
-  auto Flag = [&](StringRef Name) {
-    auto *V = mdconst::extract_or_null<ConstantInt>(M.getModuleFlag(Name));
-    return V && !V->isZero();
-  };
-  if (TT.isX86())
-    return Flag("cf-protection-branch") && !F.hasFnAttribute(Attribute::NoCfCheck);
-  if (Attribute A = F.getFnAttribute("branch-target-enforcement"); A.isValid())
-    return A.getValueAsString() != "false";
-  return Flag("branch-target-enforcement");
+  if (TT.isX86()) {
+    auto *V = mdconst::extract_or_null<ConstantInt>(
+        F.getParent()->getModuleFlag("cf-protection-branch"));
+    return V && !V->isZero() && !F.hasFnAttribute(Attribute::NoCfCheck);
+  }
+  Attribute A = F.getFnAttribute("branch-target-enforcement");
+  return A.isValid() && A.getValueAsString() != "false";
 }
 
 StringRef spiketrap::whyNoSite(const Function &F, const Triple &TT) {
