@@ -20,12 +20,14 @@
 #include "spiketrap_patch.h"
 #include "spiketrap_array.h"
 #include "spiketrap_background.h"
+#include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_tramp.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -55,7 +57,11 @@ bool QueueReady;
 
 SpinLock PatchLock;
 PatchStats Stats;
-bool Refused; // the system refused writable code: stop trying
+// The system refuses writable code (found at start-up, or by a batch): stop
+// trying, and say so once, when a site first asks.
+bool Refused;
+int RefusedErrno;
+bool Told;
 
 void queueInit() {
   for (uint32_t I = 0; I < kQueueSize; ++I)
@@ -131,10 +137,16 @@ constexpr int kCodeProt = PROT_READ | PROT_EXEC;
 
 void refuse(int Err) {
   Refused = true;
+  RefusedErrno = Err;
   ++Stats.Refused;
+}
+
+void tellRefused() {
+  if (__atomic_exchange_n(&Told, true, __ATOMIC_RELAXED))
+    return;
   logLine("cannot rewrite instrumented code (mprotect: {}): functions "
           "switched off still pass through the runtime on every call",
-          strerror(Err));
+          strerror(RefusedErrno));
 }
 
 // Rewrites every site of Sites[0..N) (sorted) to match its descriptor's
@@ -225,6 +237,8 @@ void requestPatch(spiketrap_desc *D) {
   if (!__spiketrap_desc_entry(D) ||
       !__atomic_load_n(&QueueReady, __ATOMIC_ACQUIRE))
     return;
+  if (__atomic_load_n(&Refused, __ATOMIC_RELAXED))
+    return tellRefused();
   if (!push(D))
     __atomic_fetch_add(&Stats.Dropped, 1, __ATOMIC_RELAXED);
 #else
@@ -269,12 +283,35 @@ void patchAfterForkChild() {
 void patchInit() {
 #if defined(SPIKETRAP_SITE_SIZE)
   PageSize = size_t(sysconf(_SC_PAGESIZE));
+  // Whether the system lets code be writable (a W^X policy may not): tried
+  // on a page of the runtime's own code, before any other thread exists.
+  auto Page = reinterpret_cast<void *>(uintptr_t(&applyPendingPatches) &
+                                       ~(PageSize - 1));
+  if (mprotect(Page, PageSize, kCodeProt | PROT_WRITE))
+    refuse(errno);
+  else
+    mprotect(Page, PageSize, kCodeProt);
   queueInit();
 #endif
 }
 
+namespace {
+void printStats() {
+  PatchStats S = patchStats();
+  logLine("sites: {} rewritten in {} batches ({} pages made writable), {} "
+          "requests dropped{}",
+          S.Sites, S.Batches, S.Pages, S.Dropped,
+          S.Works ? "" : "; patching refused by the system");
+}
+} // namespace
+
 void patchStart() {
 #if defined(SPIKETRAP_SITE_SIZE)
+  static bool Once;
+  if (flags.verbosity >= 1 && !Once) {
+    Once = true;
+    atexit(printStats);
+  }
   // Not the program's calls: the allocations of a new thread are not timed.
   RecursionGuard Guard;
   startBackgroundThread(patcherMain, nullptr);
