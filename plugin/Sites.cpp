@@ -75,12 +75,11 @@ struct RegisterUse {
 };
 } // namespace
 
-/// Whether F's arguments all arrive in registers, and which classes: the
-/// trampoline adds a frame between caller and callee, so nothing may be
-/// passed on the stack. Sets \p UsesFP when F takes or returns floating-point
-/// or vector values.
+/// Whether F's arguments all arrive in registers: the trampoline adds a
+/// frame between caller and callee, so nothing may be passed on the stack.
+/// Sets \p Use to the registers F's arguments and results take.
 static bool argumentsInRegisters(const Function &F, const Triple &TT,
-                                 bool &UsesFP) {
+                                 RegisterUse &Use) {
   for (Attribute::AttrKind K :
        {Attribute::ByVal, Attribute::InAlloca, Attribute::Preallocated,
         Attribute::Nest, Attribute::SwiftSelf, Attribute::SwiftError,
@@ -104,7 +103,7 @@ static bool argumentsInRegisters(const Function &F, const Triple &TT,
   }
   if (!Ret.Fits || Ret.GP > 2 || Ret.FP > 4)
     return false;
-  UsesFP = Args.FP || Ret.FP;
+  Use = {Args.GP, Args.FP + Ret.FP, true};
   return true;
 }
 
@@ -131,8 +130,8 @@ StringRef spiketrap::whyNoSite(const Function &F, const Triple &TT) {
     return "its calling convention";
   if (F.isVarArg())
     return "it takes variable arguments";
-  bool UsesFP;
-  if (!argumentsInRegisters(F, TT, UsesFP))
+  RegisterUse Use;
+  if (!argumentsInRegisters(F, TT, Use))
     return "an argument or its result is not passed in registers";
   // The prefix and the entry are ours: anyone else's data or patchable
   // bytes there would collide (-fsanitize=function, KCFI, XRay,
@@ -198,12 +197,15 @@ public:
 };
 } // namespace
 
-/// The trampoline's address, in a hidden pointer each module defines and the
-/// linker merges: one per executable or shared object, so the prefix reaches
-/// it PC-relatively even when the runtime lies in another object.
-static GlobalVariable *getTrampolineSlot(Module &M, bool UsesFP) {
-  StringRef Tramp = UsesFP ? "__spiketrap_tramp_fp" : "__spiketrap_tramp";
-  std::string SlotName = (Tramp + "_slot").str();
+/// The address of the trampoline for functions using \p Use's registers (it
+/// keeps only those: runtime/spiketrap_tramp_<arch>.S), in a hidden pointer
+/// each module defines and the linker merges: one per executable or shared
+/// object, so the prefix reaches it PC-relatively even when the runtime lies
+/// in another object.
+static GlobalVariable *getTrampolineSlot(Module &M, const RegisterUse &Use) {
+  std::string Tramp = Use.FP ? "__spiketrap_tramp_fp"
+                             : "__spiketrap_tramp_" + std::to_string(Use.GP);
+  std::string SlotName = Tramp + "_slot";
   if (GlobalVariable *Slot = M.getNamedGlobal(SlotName))
     return Slot;
   LLVMContext &C = M.getContext();
@@ -242,9 +244,9 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
                                 const Triple &TT) {
   // Never instrumented again, should the pass run twice.
   F.addFnAttr(InstrumentedAttr);
-  bool UsesFP = false;
-  argumentsInRegisters(F, TT, UsesFP);
-  GlobalVariable *Slot = getTrampolineSlot(*F.getParent(), UsesFP);
+  RegisterUse Use;
+  argumentsInRegisters(F, TT, Use);
+  GlobalVariable *Slot = getTrampolineSlot(*F.getParent(), Use);
   bool Landing = hasBranchProtection(F, TT);
   unsigned SiteOffset; // of the patchable instruction from F's symbol
   if (TT.isX86()) {

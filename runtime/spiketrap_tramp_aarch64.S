@@ -3,9 +3,10 @@
 // The AArch64 twin of spiketrap_tramp_x86_64.S (read that first). A timed
 // site branches here through its prefix with the function's descriptor in
 // x16, the caller's return address in x30, and the stack pointer as the
-// caller left it: that value identifies the activation. Arguments x0-x8
-// (x8: the address of a returned structure) and, in the _fp variant, q0-q7
-// are kept across the enter hook, results x0-x7 and q0-q3 across the exit
+// caller left it: that value identifies the activation. Arguments (x8, the
+// address of a returned structure, always; x0-x<N-1> in
+// __spiketrap_tramp_<N>; x0-x7 and q0-q7 in __spiketrap_tramp_fp) are kept
+// across the enter hook, results (x0-x1; and q0-q3 in _fp) across the exit
 // hook.
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +25,31 @@
 #define CODE 96
 #define QREGS 112
 
-.macro TRAMPOLINE name, fp
+.macro GP_PAIRS op, ngp
+  .if \ngp > 0
+  \op x0, x1, [sp, #ARGS+0]
+  .endif
+  .if \ngp > 2
+  \op x2, x3, [sp, #ARGS+16]
+  .endif
+  .if \ngp > 4
+  \op x4, x5, [sp, #ARGS+32]
+  .endif
+  .if \ngp > 6
+  \op x6, x7, [sp, #ARGS+48]
+  .endif
+.endm
+
+.macro Q_PAIRS op, nq
+  \op q0, q1, [sp, #QREGS+0]
+  \op q2, q3, [sp, #QREGS+32]
+  .if \nq > 4
+  \op q4, q5, [sp, #QREGS+64]
+  \op q6, q7, [sp, #QREGS+96]
+  .endif
+.endm
+
+.macro TRAMPOLINE name, ngp, fp
   .text
   .p2align 4
   .globl \name
@@ -42,16 +67,10 @@
   .cfi_offset x29, -FRAME
   .cfi_offset x30, -FRAME+8
   mov x29, sp
-  stp x0, x1, [sp, #ARGS+0]
-  stp x2, x3, [sp, #ARGS+16]
-  stp x4, x5, [sp, #ARGS+32]
-  stp x6, x7, [sp, #ARGS+48]
+  GP_PAIRS stp, \ngp
   stp x8, x16, [sp, #X8]
   .if \fp
-  stp q0, q1, [sp, #QREGS+0]
-  stp q2, q3, [sp, #QREGS+32]
-  stp q4, q5, [sp, #QREGS+64]
-  stp q6, q7, [sp, #QREGS+96]
+  Q_PAIRS stp, 8
   .endif
   ldrsw x17, [x16, #SPIKETRAP_DESC_ENTRY]
   add x17, x17, x16
@@ -61,38 +80,24 @@
   add x1, sp, #FRAME
   bl __spiketrap_tramp_enter
   mov w9, w0
-  ldp x0, x1, [sp, #ARGS+0]
-  ldp x2, x3, [sp, #ARGS+16]
-  ldp x4, x5, [sp, #ARGS+32]
-  ldp x6, x7, [sp, #ARGS+48]
+  GP_PAIRS ldp, \ngp
   ldr x8, [sp, #X8]
   .if \fp
-  ldp q0, q1, [sp, #QREGS+0]
-  ldp q2, q3, [sp, #QREGS+32]
-  ldp q4, q5, [sp, #QREGS+64]
-  ldp q6, q7, [sp, #QREGS+96]
+  Q_PAIRS ldp, 8
   .endif
   ldr x17, [sp, #CODE]
   cbz w9, 1f
   blr x17
   stp x0, x1, [sp, #ARGS+0]
-  stp x2, x3, [sp, #ARGS+16]
-  stp x4, x5, [sp, #ARGS+32]
-  stp x6, x7, [sp, #ARGS+48]
   .if \fp
-  stp q0, q1, [sp, #QREGS+0]
-  stp q2, q3, [sp, #QREGS+32]
+  Q_PAIRS stp, 4
   .endif
   ldr x0, [sp, #DESC]
   add x1, sp, #FRAME
   bl __spiketrap_exit
   ldp x0, x1, [sp, #ARGS+0]
-  ldp x2, x3, [sp, #ARGS+16]
-  ldp x4, x5, [sp, #ARGS+32]
-  ldp x6, x7, [sp, #ARGS+48]
   .if \fp
-  ldp q0, q1, [sp, #QREGS+0]
-  ldp q2, q3, [sp, #QREGS+32]
+  Q_PAIRS ldp, 4
   .endif
   ldp x29, x30, [sp], #FRAME
   .cfi_remember_state
@@ -113,8 +118,16 @@
   .size \name, .-\name
 .endm
 
-TRAMPOLINE __spiketrap_tramp, 0
-TRAMPOLINE __spiketrap_tramp_fp, 1
+TRAMPOLINE __spiketrap_tramp_0, 0, 0
+TRAMPOLINE __spiketrap_tramp_1, 1, 0
+TRAMPOLINE __spiketrap_tramp_2, 2, 0
+TRAMPOLINE __spiketrap_tramp_3, 3, 0
+TRAMPOLINE __spiketrap_tramp_4, 4, 0
+TRAMPOLINE __spiketrap_tramp_5, 5, 0
+TRAMPOLINE __spiketrap_tramp_6, 6, 0
+TRAMPOLINE __spiketrap_tramp_7, 7, 0
+TRAMPOLINE __spiketrap_tramp_8, 8, 0
+TRAMPOLINE __spiketrap_tramp_fp, 8, 1
 
   .section .note.GNU-stack,"",%progbits
 

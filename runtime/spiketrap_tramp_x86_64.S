@@ -15,9 +15,10 @@
 // stack pointer (spiketrap_hooks.cpp). The trampoline's unwind entry lets the
 // unwinder pass through it.
 //
-// Two variants: __spiketrap_tramp for functions that take and return only
-// integers and pointers, __spiketrap_tramp_fp for those that use SSE
-// registers too (the pass picks; plugin/Sites.cpp).
+// Variants by the registers to keep: __spiketrap_tramp_<N> for functions
+// that take N integer or pointer arguments (0 to 6) and return integers or
+// pointers, __spiketrap_tramp_fp for those that use SSE registers too (the
+// pass picks; plugin/Sites.cpp). Each saves only what its functions use.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_tramp.h"
@@ -35,7 +36,49 @@
 #define CODE 56
 #define XMM 64
 
-.macro TRAMPOLINE name, fp
+.macro SAVE_ARGS ngp
+  .if \ngp > 0
+  movq %rdi, ARGS+0(%rsp)
+  .endif
+  .if \ngp > 1
+  movq %rsi, ARGS+8(%rsp)
+  .endif
+  .if \ngp > 2
+  movq %rdx, ARGS+16(%rsp)
+  .endif
+  .if \ngp > 3
+  movq %rcx, ARGS+24(%rsp)
+  .endif
+  .if \ngp > 4
+  movq %r8, ARGS+32(%rsp)
+  .endif
+  .if \ngp > 5
+  movq %r9, ARGS+40(%rsp)
+  .endif
+.endm
+
+.macro RESTORE_ARGS ngp
+  .if \ngp > 0
+  movq ARGS+0(%rsp), %rdi
+  .endif
+  .if \ngp > 1
+  movq ARGS+8(%rsp), %rsi
+  .endif
+  .if \ngp > 2
+  movq ARGS+16(%rsp), %rdx
+  .endif
+  .if \ngp > 3
+  movq ARGS+24(%rsp), %rcx
+  .endif
+  .if \ngp > 4
+  movq ARGS+32(%rsp), %r8
+  .endif
+  .if \ngp > 5
+  movq ARGS+40(%rsp), %r9
+  .endif
+.endm
+
+.macro TRAMPOLINE name, ngp, fp
   .text
   .p2align 4
   .globl \name
@@ -52,12 +95,7 @@
   .cfi_adjust_cfa_offset 72
   .set FRAME, 72
   .endif
-  movq %rdi, ARGS+0(%rsp)
-  movq %rsi, ARGS+8(%rsp)
-  movq %rdx, ARGS+16(%rsp)
-  movq %rcx, ARGS+24(%rsp)
-  movq %r8, ARGS+32(%rsp)
-  movq %r9, ARGS+40(%rsp)
+  SAVE_ARGS \ngp
   .if \fp
   movaps %xmm0, XMM+0(%rsp)
   movaps %xmm1, XMM+16(%rsp)
@@ -75,12 +113,7 @@
   movq %r11, %rdi
   leaq FRAME(%rsp), %rsi
   call __spiketrap_tramp_enter
-  movq ARGS+0(%rsp), %rdi
-  movq ARGS+8(%rsp), %rsi
-  movq ARGS+16(%rsp), %rdx
-  movq ARGS+24(%rsp), %rcx
-  movq ARGS+32(%rsp), %r8
-  movq ARGS+40(%rsp), %r9
+  RESTORE_ARGS \ngp
   .if \fp
   movaps XMM+0(%rsp), %xmm0
   movaps XMM+16(%rsp), %xmm1
@@ -123,8 +156,14 @@
   .size \name, .-\name
 .endm
 
-TRAMPOLINE __spiketrap_tramp, 0
-TRAMPOLINE __spiketrap_tramp_fp, 1
+TRAMPOLINE __spiketrap_tramp_0, 0, 0
+TRAMPOLINE __spiketrap_tramp_1, 1, 0
+TRAMPOLINE __spiketrap_tramp_2, 2, 0
+TRAMPOLINE __spiketrap_tramp_3, 3, 0
+TRAMPOLINE __spiketrap_tramp_4, 4, 0
+TRAMPOLINE __spiketrap_tramp_5, 5, 0
+TRAMPOLINE __spiketrap_tramp_6, 6, 0
+TRAMPOLINE __spiketrap_tramp_fp, 6, 1
 
   .section .note.GNU-stack,"",@progbits
 

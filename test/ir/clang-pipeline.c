@@ -39,5 +39,5 @@ int sum_squares(int n) {
 static int square(int x) { return x * x; }
 
 // NM-DAG: U __spiketrap_abi_v7
-// NM-DAG: U __spiketrap_tramp
+// NM-DAG: U __spiketrap_tramp_1
 // NM-DAG: T sum_squares

@@ -37,7 +37,7 @@ define i32 @work(i32 %x) {
 ; The prefix: two offsets, then adr x15, .-8; ldpsw x16, x17, [x15];
 ; add x16, x16, x15; ldr x17, [x15, x17]; br x17; brk #0x5354.
 ; A64:      .word {{\(?}}.L__spiketrap_desc.work-(work-32){{\)?}}
-; A64-NEXT: .word {{\(?}}__spiketrap_tramp_slot-(work-32){{\)?}}
+; A64-NEXT: .word {{\(?}}__spiketrap_tramp_1_slot-(work-32){{\)?}}
 ; A64-NEXT: .ascii "\317\377\377\020"
 ; A64-NEXT: .ascii "\360E@i"
 ; A64-NEXT: .ascii "\020\002\017\213"

@@ -18,13 +18,13 @@
 
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK: $__spiketrap_tramp_slot = comdat any
+; CHECK: $__spiketrap_tramp_2_slot = comdat any
 ; CHECK: $__spiketrap_tramp_fp_slot = comdat any
 ; CHECK: @__spiketrap_desc.ints = private global {{.*}}, i16 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @ints to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.ints, i32 0, i32 13) to i64)) to i32) }
-; CHECK: @__spiketrap_tramp_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp, comdat
+; CHECK: @__spiketrap_tramp_2_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_2, comdat
 ; CHECK: @__spiketrap_tramp_fp_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_fp, comdat
 
-; CHECK:       define i32 @ints(i32 %a, ptr %b) #[[ATTRS:[0-9]+]] prefix <{ [3 x i8], i32, [2 x i8], i32, [3 x i8] }> <{ [3 x i8] c"L\8D\1D", i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_desc.ints to i64), i64 add (i64 ptrtoint (ptr @ints to i64), i64 -9)) to i32), [2 x i8] c"\FF%", i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_tramp_slot to i64), i64 add (i64 ptrtoint (ptr @ints to i64), i64 -3)) to i32), [3 x i8] c"\CC\CC\CC" }> prologue <{ [2 x i8] }> <{ [2 x i8] c"\EB\EE" }> {
+; CHECK:       define i32 @ints(i32 %a, ptr %b) #[[ATTRS:[0-9]+]] prefix <{ [3 x i8], i32, [2 x i8], i32, [3 x i8] }> <{ [3 x i8] c"L\8D\1D", i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_desc.ints to i64), i64 add (i64 ptrtoint (ptr @ints to i64), i64 -9)) to i32), [2 x i8] c"\FF%", i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_tramp_2_slot to i64), i64 add (i64 ptrtoint (ptr @ints to i64), i64 -3)) to i32), [3 x i8] c"\CC\CC\CC" }> prologue <{ [2 x i8] }> <{ [2 x i8] c"\EB\EE" }> {
 ; CHECK-NEXT:    %c = load i32, ptr %b
 ; CHECK-NEXT:    %d = add i32 %a, %c
 ; CHECK-NEXT:    ret i32 %d
@@ -34,8 +34,9 @@ define i32 @ints(i32 %a, ptr %b) nounwind memory(argmem: read) {
   ret i32 %d
 }
 
-; Floating-point arguments or results: the trampoline that keeps SSE
-; registers.
+; The trampoline keeps only the registers the function uses: two integer
+; arguments (__spiketrap_tramp_2) above; floating-point arguments or
+; results, SSE registers too.
 ; CHECK-LABEL: define double @floats(double %x, i64 %n) {{.*}}prefix {{.*}}@__spiketrap_tramp_fp_slot {{.*}} prologue
 define double @floats(double %x, i64 %n) {
   %y = fadd double %x, 1.0
@@ -99,7 +100,7 @@ define x86_intrcc void @interrupt(ptr byval(i8) %frame) {
 ; ASM-NEXT:    .ascii "L\215\035"
 ; ASM-NEXT:    .long {{\(?}}.L__spiketrap_desc.ints-(ints-9){{\)?}}
 ; ASM-NEXT:    .ascii "\377%"
-; ASM-NEXT:    .long {{\(?}}__spiketrap_tramp_slot-(ints-3){{\)?}}
+; ASM-NEXT:    .long {{\(?}}__spiketrap_tramp_2_slot-(ints-3){{\)?}}
 ; ASM-NEXT:    .zero 3,204
 ; ASM-NEXT:  ints:
 ; ASM-NEXT:    .ascii "\353\356"
