@@ -39,8 +39,12 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
     if (I < kMaxSkippable)
       __atomic_store_n(&Skippable[I], D, __ATOMIC_RELEASE);
   }
-  if (flags.adaptive)
+  if (flags.adaptive) {
     setOff(D, Late ? kOffWithProbes : kOff);
+    // Its site at once (with whatever else is asked): a hot function would
+    // otherwise pass the trampoline thousands of times until the next batch.
+    applyPendingPatchesNow();
+  }
 }
 
 namespace {

@@ -122,10 +122,14 @@ SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
 // Switched off for the run (enabled=0): the code the pass emits stops
 // calling the hooks for this function at all, probes and site included.
 SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
-  // Once: its site passes here until the patcher has rewritten it.
+  // Once: its site passes here until it is rewritten, at once (the program
+  // asked for nothing to be timed: one mprotect pair per function, not a
+  // trampoline per call until the next batch).
   if (__atomic_exchange_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED) !=
-      kOffWithProbes)
+      kOffWithProbes) {
     requestPatch(D);
+    applyPendingPatchesNow();
+  }
 }
 
 // Everything the fast path leaves out: a thread that is new, busy, paused or

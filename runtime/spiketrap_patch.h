@@ -28,10 +28,12 @@ void requestPatch(spiketrap_desc *D);
 // the runtime's background thread.
 void applyPendingPatches();
 
-// The same, at once, from the thread that switched functions back on (a
-// spike's re-arm: the next call must be timed, not one a millisecond
-// later), unless another thread is patching (then the background thread
-// will). Async-signal-safe.
+// The same, at once, from the thread that switched a function (adaptive
+// mode's look, a spike's re-arm, enabled=0): a hot function would pass the
+// trampoline thousands of times until the next batch, a re-armed one must be
+// timed at its next call. Skipped while another thread is patching (the
+// background thread applies what is left). Async-signal-safe; one mprotect
+// pair per call, once per switch of a function.
 void applyPendingPatchesNow();
 
 // Before a shared object is unloaded: apply what is pending, forgetting
