@@ -18,10 +18,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -137,6 +139,32 @@ bool nothingToSay(const Output &O) {
          threadTotals().Overflows == 0;
 }
 
+// A write past RLIMIT_FSIZE raises SIGXFSZ, whose default action kills the
+// program (at exit: its unflushed output lost, a temporary file left).
+// Blocked while the reports are written, the write fails with EFBIG instead
+// (the report goes to stderr, saying so), and the signal it raised is taken
+// back before the mask is restored.
+class FileSizeSignalHeld {
+public:
+  FileSizeSignalHeld() {
+    sigemptyset(&Set);
+    sigaddset(&Set, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &Set, &Old);
+    sigset_t Pending;
+    WasPending = sigpending(&Pending) == 0 && sigismember(&Pending, SIGXFSZ);
+  }
+  ~FileSizeSignalHeld() {
+    timespec Zero = {};
+    if (!WasPending) // one of ours, if any (standard signals do not queue)
+      sigtimedwait(&Set, nullptr, &Zero);
+    pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  }
+
+private:
+  sigset_t Set, Old;
+  bool WasPending;
+};
+
 } // namespace
 
 void writeReport(bool Crash) {
@@ -158,6 +186,7 @@ void writeReport(bool Crash) {
     return;
   }
   Buffer Written; // the files written so far, each ending in '\0'
+  FileSizeSignalHeld Held;
   for (const Output &O : Outputs) {
     if (strcmp(*O.Path, "none") == 0 || nothingToSay(O))
       continue;
