@@ -83,10 +83,6 @@ bool threadReady(ThreadState &T) {
   }
   T.Tid = uint32_t(syscall(SYS_gettid));
   T.Self = (unsigned long)pthread_self();
-  // Read now, before the thread's first frame opens: a system call in the
-  // spike path would land in its callers' time (20-40 us on a VM).
-  char Name[16] = {};
-  storeName(T, prctl(PR_GET_NAME, Name) == 0 ? Name : "?");
   recentAttach(T);
   kernelEventsAttach(T);
   RegistryLock.lock();
@@ -96,6 +92,14 @@ bool threadReady(ThreadState &T) {
     Head->Prev = &T;
   Head = &T;
   ++Registered;
+  // The name is read now, before the thread's first frame opens (a system
+  // call in the spike path would land in its callers' time, 20-40 us on a
+  // VM), and under the lock once the thread is in the list: a rename by
+  // another thread (pthread_setname_np right after pthread_create) either
+  // came before, and the kernel has it, or finds the thread and stores it
+  // after us. Read before joining, a rename in between was lost.
+  char Name[16] = {};
+  storeName(T, prctl(PR_GET_NAME, Name) == 0 ? Name : "?");
   RegistryLock.unlock();
   if (ExitKeyReady)
     pthread_setspecific(ExitKey, &T);
