@@ -164,6 +164,7 @@ void kernelEventsInit() {
     logLine("kernel_events=1: the kernel refused perf events ({}); spikes "
             "will not count page faults and preemptions",
             strerror(Err));
+    flags.kernel_events = false; // the JSON report's options say so
     return;
   }
   // This thread keeps the ring it opened (threadReady finds it there).

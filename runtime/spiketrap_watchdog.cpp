@@ -168,6 +168,8 @@ void watchdogStart() {
     return;
   HangTicks = nsToTicks(flags.hang_after);
   startThread();
+  if (!Started)
+    flags.hang_after = 0; // the JSON report's options say it is off
 }
 
 void watchdogAfterForkChild() {
