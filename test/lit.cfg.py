@@ -90,6 +90,14 @@ def perf_events_allowed():
 if perf_events_allowed():
     config.available_features.add("perf-events")
 
+# unshare(CLONE_NEWUSER) works here (a kernel or container may forbid user
+# namespaces): runtime/unshare-user-namespace.c.
+import subprocess
+if not run and shutil.which("unshare") and subprocess.run(
+        ["unshare", "--user", "true"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("userns")
+
 cross = " --target=" + target if target else ""
 config.substitutions += [
     # The report tool, from the source tree (before %spiketrap: a prefix).
