@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_crash.h"
 #include "spiketrap_alloc.h"
+#include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_report.h"
@@ -27,11 +28,12 @@ extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
 
 namespace __spiketrap {
 
+int crashSignal; // others wait for the first one's report
+
 namespace {
 
 constexpr int kFatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-int Crashing;     // the first fatal signal; others wait for its report
-long CrashingTid; // the thread writing its report
+long CrashingTid; // the thread writing the report of crashSignal
 
 const char *fatalName(int Sig) {
   switch (Sig) {
@@ -55,7 +57,7 @@ void writeCrashReport() {
   reportAllocForCrash();
   logLine("fatal signal {} ({}) on thread {}; the reports follow, with the "
           "calls open on every thread",
-          Crashing, fatalName(Crashing), CrashingTid);
+          crashSignal, fatalName(crashSignal), CrashingTid);
   writeReport(/*Crash=*/true);
 }
 
@@ -94,7 +96,7 @@ void crashHandler(int Sig, siginfo_t *, void *) {
   int Errno = errno;
   long Tid = long(syscall(SYS_gettid));
   int Expected = 0;
-  if (!__atomic_compare_exchange_n(&Crashing, &Expected, Sig, false,
+  if (!__atomic_compare_exchange_n(&crashSignal, &Expected, Sig, false,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     // Our own report died (abort() in it): die of that.
     if (__atomic_load_n(&CrashingTid, __ATOMIC_ACQUIRE) == Tid)
@@ -118,8 +120,6 @@ bool crashHandlerIs(const struct sigaction &A) {
 bool crashHandlerIs(sighandler_t H) {
   return reinterpret_cast<void *>(H) == reinterpret_cast<void *>(crashHandler);
 }
-
-bool crashing() { return __atomic_load_n(&Crashing, __ATOMIC_ACQUIRE); }
 
 void crashInit() {
   if (!flags.enabled || !flags.crash_report)

@@ -46,20 +46,6 @@ enum WaitCall : uint8_t {
 // The call's name as reports show it ("pthread_mutex_lock", "futex").
 const char *waitCallName(uint32_t Call);
 
-// A small ring per thread: a spike that waited more than this many times
-// inside one call sees only the last ones (and says "at least").
-constexpr uint32_t kWaitSlots = 64;
-struct WaitEntry {
-  uint64_t Start, End;        // ticks; End 0: being written
-  const spiketrap_desc *Desc; // innermost open frame when it began
-};
-struct WaitRing {
-  uint64_t Next;    // entries ever written; the slot is Next % kWaitSlots
-  uint64_t Evicted; // latest End of an entry overwritten
-  WaitEntry Entries[kWaitSlots];
-  uint8_t Calls[kWaitSlots]; // WaitCall of each entry
-};
-
 // The longest wait inside a spiking call.
 struct WaitSummary {
   uint64_t LongestTicks;
