@@ -25,7 +25,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int InGap; // the worker has read its name and waits for the rename
+static int InGap;   // the worker has read its name and waits for the rename
+static int Renamed; // pthread_setname_np returned
 
 static int kernelNameIs(const char *Want) {
   char Path[64], Buf[32] = {0};
@@ -56,6 +57,10 @@ int prctl(int Option, ...) {
 
 __attribute__((noinline)) void work(void) { spin_ns(2000000); }
 __attribute__((noinline)) void *worker(void *Arg) {
+  // Its spike comes after the rename: one recorded between the kernel's
+  // rename and the runtime's (in pthread_setname_np) has the old name.
+  while (!__atomic_load_n(&Renamed, __ATOMIC_ACQUIRE))
+    sched_yield();
   work();
   return Arg;
 }
@@ -67,6 +72,7 @@ int main(void) {
   while (!__atomic_load_n(&InGap, __ATOMIC_ACQUIRE))
     sched_yield();
   pthread_setname_np(T, "worker");
+  __atomic_store_n(&Renamed, 1, __ATOMIC_RELEASE);
   pthread_join(T, 0);
   work();
   return 0;
