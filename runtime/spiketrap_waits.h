@@ -38,7 +38,7 @@ struct SpikeLevel;
 enum WaitCall : uint8_t {
   WaitNone = 0,
 #define SPIKETRAP_WAIT(Name, ...) Wait_##Name,
-#define SPIKETRAP_WAIT_OWN(Name) Wait_##Name,
+#define SPIKETRAP_WAIT_OWN(Name, ...) Wait_##Name,
 #include "spiketrap_waits.inc"
   kNumWaitCalls
 };

@@ -77,10 +77,10 @@ SPIKETRAP_ALWAYS_INLINE auto callWait(uint32_t Call, P... Args) {
 } // namespace
 
 #define SPIKETRAP_WAIT_ARGS(...) __VA_ARGS__
-#define SPIKETRAP_WAIT(Name, Ret, Params, Args)                                \
+#define SPIKETRAP_WAIT(Name, Ret, Params, Args, ...)                           \
   SPIKETRAP_EXPORT Ret Name Params {                                           \
     return callWait<Ret Params>(Wait_##Name, SPIKETRAP_WAIT_ARGS Args);        \
   }
-#define SPIKETRAP_WAIT_OWN(Name)
+#define SPIKETRAP_WAIT_OWN(...)
 #include "spiketrap_waits.inc"
 #endif
