@@ -3,20 +3,29 @@
 // A statically linked program has no dynamic symbols: dlsym(RTLD_NEXT)
 // finds none of the functions the runtime interposes, and our definitions
 // took the C library's place. spiketrap_static.cpp gives what such a
-// program calls instead: glibc's internal name of the same function, or a
-// fallback of ours (spiketrap_waits.inc).
+// program calls instead: glibc's own function under another name, or the
+// same reached another way.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_STATIC_H
 #define SPIKETRAP_STATIC_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 namespace __spiketrap {
 
 // The function the wrapper of the interposed call Call (WaitCall) calls
-// when dlsym has none: never null.
+// when dlsym has none (spiketrap_waits.inc): never null.
 void *staticWait(uint32_t Call);
+
+// glibc's signal().
+using SignalFn = sighandler_t (*)(int, sighandler_t);
+SignalFn staticSignal();
+
+// pthread_setname_np as glibc's does it.
+int staticSetname(pthread_t Thread, const char *Name);
 
 } // namespace __spiketrap
 

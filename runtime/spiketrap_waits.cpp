@@ -238,15 +238,15 @@ SPIKETRAP_MINSIZE_END
 using namespace __spiketrap;
 
 // The calls that are no cancellation points: no unwind tables needed.
-SPIKETRAP_EXPORT int pthread_mutex_lock(pthread_mutex_t *M) {
+SPIKETRAP_INTERPOSE int pthread_mutex_lock(pthread_mutex_t *M) {
   return timedLock(M, Wait_pthread_mutex_lock, pthread_mutex_trylock);
 }
 
-SPIKETRAP_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *L) {
+SPIKETRAP_INTERPOSE int pthread_rwlock_rdlock(pthread_rwlock_t *L) {
   return timedLock(L, Wait_pthread_rwlock_rdlock, pthread_rwlock_tryrdlock);
 }
 
-SPIKETRAP_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *L) {
+SPIKETRAP_INTERPOSE int pthread_rwlock_wrlock(pthread_rwlock_t *L) {
   return timedLock(L, Wait_pthread_rwlock_wrlock, pthread_rwlock_trywrlock);
 }
 
@@ -256,7 +256,7 @@ SPIKETRAP_MINSIZE_BEGIN
 // them (glibc's is assembly that takes them from the argument registers: it
 // is called with six words). Only futex waits are timed (std::atomic::wait,
 // hand-made locks).
-SPIKETRAP_EXPORT long syscall(long Nr, ...) {
+SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   va_list Ap;
   va_start(Ap, Nr);
   long A[6];

@@ -12,8 +12,10 @@
 #define SPIKETRAP_WAITS_H
 
 #include "spiketrap.h"
+#include "spiketrap_defs.h"
 
 #include <stdint.h>
+#include <type_traits>
 
 // Sanitizers intercept these same functions; a definition of ours would
 // hide their interceptors from the program (TSan would stop seeing locks).
@@ -89,6 +91,28 @@ struct WaitScope {
 };
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);
+
+// On a function that is never on the stack when a thread is cancelled
+// (it only jumps on, or cannot be cancelled): no unwind entry for it in a
+// file built with unwind tables (clang; with -fno-exceptions).
+#if defined(__clang__)
+#define SPIKETRAP_NO_UNWIND_TABLE __attribute__((nouwtable))
+#else
+#define SPIKETRAP_NO_UNWIND_TABLE
+#endif
+
+// One integer or pointer argument as the word it is passed in (to the
+// wrappers' shared body, or to a system call).
+template <typename T> SPIKETRAP_ALWAYS_INLINE long word(T V) {
+  // A floating-point or struct argument travels in other registers.
+  static_assert(std::is_integral_v<T> || std::is_enum_v<T> ||
+                    std::is_pointer_v<T>,
+                "only integer and pointer arguments pass as words");
+  if constexpr (std::is_pointer_v<T>)
+    return long(reinterpret_cast<uintptr_t>(V));
+  else
+    return long(V);
+}
 
 } // namespace __spiketrap
 

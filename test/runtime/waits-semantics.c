@@ -9,10 +9,12 @@
 // The interposed waiting calls keep the C library's answers: return values,
 // errno (also errno left alone by a call that succeeds), EINTR from a signal,
 // error-checking and recursive mutexes, try-locks, read-write locks held by
-// the caller, timeouts, futex errors, cancellation inside a wait. The
-// program prints what it saw; built with and without spiketrap it prints
-// the same. Each call is made inside instrumented functions, where the
-// runtime notes waits.
+// the caller, timeouts, bad times, a condition wait on an error-checking
+// mutex the caller does not hold, a thread joining itself, futex errors,
+// cancellation inside a wait. The program prints what it saw; built with
+// and without spiketrap it prints the same. Each call is made inside
+// instrumented functions, where the runtime notes waits. Statically linked:
+// waits-semantics-static.c.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -122,6 +124,16 @@ __attribute__((noinline)) void locks(void) {
   pthread_mutex_lock(&Plain);
   SHOW("cond_timedwait timeout", pthread_cond_timedwait(&Cv, &Plain, &Soon));
   pthread_mutex_unlock(&Plain);
+  struct timespec Bad = {0, 1000000000};
+  SHOW("sem_timedwait bad time", sem_timedwait(&S, &Bad));
+  pthread_mutex_lock(&Plain);
+  SHOW("cond_timedwait bad time", pthread_cond_timedwait(&Cv, &Plain, &Bad));
+  pthread_mutex_unlock(&Plain);
+  // Not held: refused, and the mutex is left as it was (unlocked).
+  SHOW("cond_wait on errorcheck mutex not held", pthread_cond_wait(&Cv, &Check));
+  SHOW("errorcheck trylock after", pthread_mutex_trylock(&Check));
+  SHOW("errorcheck unlock after", pthread_mutex_unlock(&Check));
+  SHOW("join self", pthread_join(pthread_self(), 0));
   int Word = 1;
   SHOW("futex wait on a changed word",
        syscall(SYS_futex, &Word, FUTEX_WAIT_PRIVATE, 2, 0, 0, 0));
@@ -177,6 +189,12 @@ int main(void) {
 // CHECK: trywrlock while reading: 16 errno kept
 // CHECK: sem_timedwait timeout: -1 Connection timed out
 // CHECK: cond_timedwait timeout: 110 errno kept
+// CHECK: sem_timedwait bad time: -1 Invalid argument
+// CHECK: cond_timedwait bad time: 22 errno kept
+// CHECK: cond_wait on errorcheck mutex not held: 1 errno kept
+// CHECK: errorcheck trylock after: 0 errno kept
+// CHECK: errorcheck unlock after: 0 errno kept
+// CHECK: join self: 35 errno kept
 // CHECK: futex wait on a changed word: -1 Resource temporarily unavailable
 // CHECK: join cancelled: 0 errno kept
 // CHECK: cancelled: 1
