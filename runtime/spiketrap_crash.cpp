@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_crash.h"
 #include "spiketrap_alloc.h"
+#include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_report.h"
@@ -25,10 +26,11 @@ extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
 
 namespace __spiketrap {
 
+int crashSignal; // others wait for the first one's report
+
 namespace {
 
 constexpr int kFatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-int Crashing; // the first fatal signal; others wait for its report
 
 const char *fatalName(int Sig) {
   switch (Sig) {
@@ -43,7 +45,7 @@ const char *fatalName(int Sig) {
 void crashHandler(int Sig, siginfo_t *, void *) {
   int Errno = errno;
   int Expected = 0;
-  if (!__atomic_compare_exchange_n(&Crashing, &Expected, Sig, false,
+  if (!__atomic_compare_exchange_n(&crashSignal, &Expected, Sig, false,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     // Another thread is writing the report: the process dies when it ends.
     for (;;)
@@ -73,8 +75,6 @@ bool crashHandlerIs(const struct sigaction &A) {
 bool crashHandlerIs(sighandler_t H) {
   return reinterpret_cast<void *>(H) == reinterpret_cast<void *>(crashHandler);
 }
-
-bool crashing() { return __atomic_load_n(&Crashing, __ATOMIC_ACQUIRE); }
 
 void crashInit() {
   if (!flags.enabled || !flags.crash_report)

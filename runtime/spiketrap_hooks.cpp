@@ -16,8 +16,9 @@
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_signal.h"
 #include "spiketrap_recent.h"
+#include "spiketrap_registry.h"
+#include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 

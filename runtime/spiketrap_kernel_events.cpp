@@ -11,7 +11,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
-#include "spiketrap_spikes.h"
+#include "spiketrap_record.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
-#include "spiketrap_init.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
-#include "spiketrap_signal.h"
+#include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"

@@ -8,9 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_report.h"
 #include "spiketrap_clock.h"
+#include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_crash.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"

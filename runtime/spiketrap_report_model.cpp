@@ -2,6 +2,7 @@
 #include "spiketrap_report_model.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_format.h"
+#include "spiketrap_registry.h"
 
 #include <algorithm>
 #include <string.h>

@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_waits.h"
 
 #include <algorithm>
 #include <string.h>

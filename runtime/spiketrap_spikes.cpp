@@ -2,9 +2,14 @@
 #include "spiketrap_spikes.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_arch.h"
+#include "spiketrap_kernel_events.h"
+#include "spiketrap_recent.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_signal.h"
+#include "spiketrap_waits.h"
 
 #include <link.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

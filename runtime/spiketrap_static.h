@@ -4,7 +4,7 @@
 // finds none of the functions the runtime interposes, and our definitions
 // took the C library's place. spiketrap_static.cpp gives what such a
 // program calls instead: glibc's own function under another name, or the
-// same reached another way.
+// same reached another way (for the waits: staticWait, spiketrap_waits.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_STATIC_H
@@ -12,13 +12,8 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <stdint.h>
 
 namespace __spiketrap {
-
-// The function the wrapper of the interposed call Call (WaitCall) calls
-// when dlsym has none (spiketrap_waits.inc): never null.
-void *staticWait(uint32_t Call);
 
 // glibc's signal().
 using SignalFn = sighandler_t (*)(int, sighandler_t);

@@ -17,8 +17,7 @@
 #include "spiketrap_waits.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_spikes.h"
-#include "spiketrap_static.h"
+#include "spiketrap_record.h"
 #include "spiketrap_thread.h"
 
 #include <atomic>

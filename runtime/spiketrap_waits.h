@@ -48,20 +48,6 @@ enum WaitCall : uint8_t {
 // The call's name as reports show it ("pthread_mutex_lock", "futex").
 const char *waitCallName(uint32_t Call);
 
-// A small ring per thread: a spike that waited more than this many times
-// inside one call sees only the last ones (and says "at least").
-constexpr uint32_t kWaitSlots = 64;
-struct WaitEntry {
-  uint64_t Start, End;        // ticks; End 0: being written
-  const spiketrap_desc *Desc; // innermost open frame when it began
-};
-struct WaitRing {
-  uint64_t Next;    // entries ever written; the slot is Next % kWaitSlots
-  uint64_t Evicted; // latest End of an entry overwritten
-  WaitEntry Entries[kWaitSlots];
-  uint8_t Calls[kWaitSlots]; // WaitCall of each entry
-};
-
 // The longest wait inside a spiking call.
 struct WaitSummary {
   uint64_t LongestTicks;
@@ -78,6 +64,10 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
 
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
+
+// The function the wrapper of the interposed call Call calls when dlsym has
+// none (a static program): never null (spiketrap_static.cpp).
+void *staticWait(uint32_t Call);
 
 // What every generated wrapper does around the real call, out of line once
 // (spiketrap_waits_calls.cpp): waitBegin finds the real function and, on a

@@ -11,10 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_watchdog.h"
+#include "spiketrap_api.h"
 #include "spiketrap_background.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_init.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
 

@@ -1,10 +1,10 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O1 -pthread %s %rtlib -o %t
-// RUN: %run %t > %t.out 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=10s %run %t > %t.out 2> %t.err
 // RUN: FileCheck %s < %t.out
 // RUN: count 0 < %t.err
 // RUN: %clang %spiketrap_all -O1 -pthread -static %s %rtlib -o %t.static
-// RUN: %run %t.static > %t.static.out 2> %t.static.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=10s %run %t.static > %t.static.out 2> %t.static.err
 // RUN: FileCheck %s < %t.static.out
 // RUN: count 0 < %t.static.err
 

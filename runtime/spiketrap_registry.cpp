@@ -1,6 +1,6 @@
-//===- spiketrap_thread.cpp - Thread registry -----------------------------===//
-#include "spiketrap_thread.h"
-#include "spiketrap_crash.h"
+//===- spiketrap_registry.cpp - Thread registry ---------------------------===//
+#include "spiketrap_registry.h"
+#include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
 #include "spiketrap_kernel_events.h"
