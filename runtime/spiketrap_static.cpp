@@ -21,7 +21,7 @@
 // A wait reached from inside dlsym itself (an allocator's lock during the
 // lookup) gets the same. Another C library is not supported. Built for
 // size, with unwind tables: a thread cancelled inside glibc's call unwinds
-// through these frames.
+// through these frames (those never on the stack then have none).
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_static.h"
@@ -54,8 +54,7 @@ namespace __spiketrap {
 #define SPIKETRAP_GLIBC_none ~, 0
 #define SPIKETRAP_HAS_GLIBC(G) SPIKETRAP_SECOND_(SPIKETRAP_GLIBC_##G, 1, ~)
 #define SPIKETRAP_EXPORTED_exported ~, 1
-#define SPIKETRAP_IS_EXPORTED(F)                                               \
-  SPIKETRAP_SECOND_(SPIKETRAP_EXPORTED_##F, 0, ~)
+#define SPIKETRAP_IS_EXPORTED(F) SPIKETRAP_SECOND_(SPIKETRAP_EXPORTED_##F, 0, ~)
 
 // glibc::Name: glibc's own name of Name, weak unless libc.so exports it.
 #define SPIKETRAP_GLIBC_DECL_00(Name, Ret, Params, G)
@@ -65,8 +64,9 @@ namespace __spiketrap {
   Ret Name Params __asm__(#G);
 namespace glibc {
 #define SPIKETRAP_WAIT(Name, Ret, Params, Args, G, F)                          \
-  SPIKETRAP_CAT_(SPIKETRAP_CAT_(SPIKETRAP_GLIBC_DECL_, SPIKETRAP_HAS_GLIBC(G)), \
-                 SPIKETRAP_IS_EXPORTED(F))                                     \
+  SPIKETRAP_CAT_(                                                              \
+      SPIKETRAP_CAT_(SPIKETRAP_GLIBC_DECL_, SPIKETRAP_HAS_GLIBC(G)),           \
+      SPIKETRAP_IS_EXPORTED(F))                                                \
   (Name, Ret, Params, G)
 #define SPIKETRAP_WAIT_OWN SPIKETRAP_WAIT
 #include "spiketrap_waits.inc"
@@ -143,7 +143,8 @@ int condTimedwait(pthread_cond_t *C, pthread_mutex_t *M, const timespec *Ts) {
 }
 int semWaitForever(sem_t *S) {
   int R;
-  while ((R = sem_clockwait(S, CLOCK_MONOTONIC, &Forever)) && errno == ETIMEDOUT) {
+  while ((R = sem_clockwait(S, CLOCK_MONOTONIC, &Forever)) &&
+         errno == ETIMEDOUT) {
   }
   return R;
 }
@@ -264,13 +265,13 @@ SPIKETRAP_NO_UNWIND_TABLE SignalFn staticSignal() { return bsdSignal; }
 // (which the thread's CPU-time clock id encodes: ~tid << 3 | 6, the kernel's
 // CPUCLOCK_PID). System calls of our own: no interposed call is noted.
 SPIKETRAP_NO_UNWIND_TABLE int staticSetname(pthread_t Thread,
-                                        const char *Name) {
+                                            const char *Name) {
   size_t Len = strlen(Name);
   if (Len >= 16) // the kernel's TASK_COMM_LEN, with the terminator
     return ERANGE;
   if (pthread_equal(Thread, pthread_self()))
-    return int(-arch::rawSyscall(SYS_prctl, PR_SET_NAME, long(Name), 0, 0, 0,
-                                 0));
+    return int(
+        -arch::rawSyscall(SYS_prctl, PR_SET_NAME, long(Name), 0, 0, 0, 0));
   clockid_t Clock;
   if (int E = pthread_getcpuclockid(Thread, &Clock))
     return E;
