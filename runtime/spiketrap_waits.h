@@ -82,9 +82,10 @@ struct WaitScope {
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);
 
-// On a function that is never on the stack when a thread is cancelled
-// (it only jumps on, or cannot be cancelled): no unwind entry for it in a
-// file built with unwind tables (clang; with -fno-exceptions).
+// On a function that is never on the stack when a thread is cancelled (it
+// cannot be cancelled, or it only jumps on and the compiler keeps it so):
+// no unwind entry for it in a file built with unwind tables (clang; with
+// -fno-exceptions).
 #if defined(__clang__)
 #define SPIKETRAP_NO_UNWIND_TABLE __attribute__((nouwtable))
 #else

@@ -63,16 +63,23 @@ SPIKETRAP_ALWAYS_INLINE auto callWait(uint32_t Call, P... Args) {
 
 } // namespace
 
-// A wrapper of up to five arguments moves them to words and jumps to
-// waitCall5: it is never on the stack, so it needs no unwind entry of its
-// own (the tests of cancellation go through such wrappers).
+// On x86-64, a wrapper of up to five arguments moves them to words and
+// jumps to waitCall5: it is never on the stack, so it needs no unwind entry
+// of its own (the tests of cancellation go through such wrappers). Not on
+// AArch64: at -Oz its machine outliner turns some of those jumps into calls
+// of an outlined function, and the wrapper then has a frame.
+#if defined(__x86_64__)
+#define SPIKETRAP_JUMPS_ONLY SPIKETRAP_NO_UNWIND_TABLE
+#else
+#define SPIKETRAP_JUMPS_ONLY
+#endif
 #define SPIKETRAP_NARGS(...) SPIKETRAP_NARGS_(__VA_ARGS__, 7, 6, 5, 4, 3, 2, 1)
 #define SPIKETRAP_NARGS_(A, B, C, D, E, F, G, N, ...) N
-#define SPIKETRAP_FRAME_1 SPIKETRAP_NO_UNWIND_TABLE
-#define SPIKETRAP_FRAME_2 SPIKETRAP_NO_UNWIND_TABLE
-#define SPIKETRAP_FRAME_3 SPIKETRAP_NO_UNWIND_TABLE
-#define SPIKETRAP_FRAME_4 SPIKETRAP_NO_UNWIND_TABLE
-#define SPIKETRAP_FRAME_5 SPIKETRAP_NO_UNWIND_TABLE
+#define SPIKETRAP_FRAME_1 SPIKETRAP_JUMPS_ONLY
+#define SPIKETRAP_FRAME_2 SPIKETRAP_JUMPS_ONLY
+#define SPIKETRAP_FRAME_3 SPIKETRAP_JUMPS_ONLY
+#define SPIKETRAP_FRAME_4 SPIKETRAP_JUMPS_ONLY
+#define SPIKETRAP_FRAME_5 SPIKETRAP_JUMPS_ONLY
 #define SPIKETRAP_FRAME_6
 #define SPIKETRAP_FRAME_7
 #define SPIKETRAP_WAIT_ARGS(...) __VA_ARGS__
