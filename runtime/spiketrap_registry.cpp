@@ -6,6 +6,7 @@
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_spinlock.h"
+#include "spiketrap_static.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -199,7 +200,8 @@ using namespace __spiketrap;
 // call is reported by its new name without a system call in the spike path.
 // (prctl(PR_SET_NAME) and writes to /proc/.../comm are not seen: such a
 // thread keeps the name it had at its first hook call.)
-SPIKETRAP_EXPORT int pthread_setname_np(pthread_t Thread, const char *Name) {
+SPIKETRAP_INTERPOSE int pthread_setname_np(pthread_t Thread,
+                                           const char *Name) {
   using Fn = int (*)(pthread_t, const char *);
   static Fn Real;
   if (!__atomic_load_n(&Real, __ATOMIC_ACQUIRE))
@@ -207,7 +209,7 @@ SPIKETRAP_EXPORT int pthread_setname_np(pthread_t Thread, const char *Name) {
                      reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_setname_np")),
                      __ATOMIC_RELEASE);
   Fn F = __atomic_load_n(&Real, __ATOMIC_ACQUIRE);
-  int Rc = F ? F(Thread, Name) : ENOSYS;
+  int Rc = F ? F(Thread, Name) : staticSetname(Thread, Name);
   if (Rc != 0)
     return Rc;
   // Busy while the registry lock is held: a signal handler's hooks on this
