@@ -65,10 +65,11 @@ void initOnce(char **Env) {
   flags.parse(Options);
   if (flags.help)
     flags.printHelp();
-  if (flags.clock == ClockMode::Tsc && !arch::kHasCounter)
+  if (flags.clock == ClockMode::Tsc && !arch::kHasCounter) {
     logLine("clock=tsc: this CPU has no counter the runtime reads; using "
             "CLOCK_MONOTONIC");
-  else if (flags.clock == ClockMode::Tsc && !counterUsable())
+    flags.clock = ClockMode::Monotonic; // the JSON report's options say so
+  } else if (flags.clock == ClockMode::Tsc && !counterUsable())
     logLine("clock=tsc: this CPU does not report an invariant TSC; using it "
             "anyway");
   clockInit(flags.clock);

@@ -80,7 +80,7 @@ using namespace __spiketrap;
 // Interposes dlclose for the program: spike records that point into the
 // object get their own copies of its descriptors first. (If the object stays
 // loaded, the copies are merely redundant.)
-SPIKETRAP_EXPORT int dlclose(void *Handle) {
+SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
   struct link_map *Map = nullptr;
   if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map) {
     RecursionGuard Guard;

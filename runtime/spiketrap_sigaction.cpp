@@ -8,11 +8,11 @@
 #include "spiketrap_sigaction.h"
 #include "spiketrap_crash.h"
 #include "spiketrap_spinlock.h"
+#include "spiketrap_static.h"
 #include "spiketrap_thread.h"
 
 #include <atomic>
 #include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -128,14 +128,14 @@ void programAction(uint64_t H, const struct sigaction &K,
     Out.sa_handler = reinterpret_cast<sighandler_t>(H & kAddressBits);
 }
 
-using SignalFn = sighandler_t (*)(int, sighandler_t);
 SignalFn RealSignal;
 
+// The C library's signal(); a static program's has no dynamic symbol.
 SignalFn realSignal() {
-  if (!__atomic_load_n(&RealSignal, __ATOMIC_ACQUIRE))
-    __atomic_store_n(&RealSignal,
-                     reinterpret_cast<SignalFn>(dlsym(RTLD_NEXT, "signal")),
-                     __ATOMIC_RELEASE);
+  if (!__atomic_load_n(&RealSignal, __ATOMIC_ACQUIRE)) {
+    auto F = reinterpret_cast<SignalFn>(dlsym(RTLD_NEXT, "signal"));
+    __atomic_store_n(&RealSignal, F ? F : staticSignal(), __ATOMIC_RELEASE);
+  }
   return RealSignal;
 }
 
@@ -158,8 +158,8 @@ SPIKETRAP_MINSIZE_BEGIN
 // Interposes libc's sigaction for the program: handlers are installed behind
 // the trampoline; queries see the program's own handlers, with the flags,
 // mask and restorer the kernel has (as glibc reports them).
-SPIKETRAP_EXPORT int sigaction(int Sig, const struct sigaction *Act,
-                               struct sigaction *Old) {
+SPIKETRAP_INTERPOSE int sigaction(int Sig, const struct sigaction *Act,
+                                  struct sigaction *Old) {
   bool Valid = Sig > 0 && Sig < NSIG;
   bool Wrap = Act && Valid && Act->sa_handler != SIG_IGN &&
               Act->sa_handler != SIG_DFL;
@@ -195,12 +195,8 @@ SPIKETRAP_EXPORT int sigaction(int Sig, const struct sigaction *Act,
 // of its own (siginterrupt's set): call it, with the trampoline as the
 // handler, so its semantics (SA_RESTART unless siginterrupt said otherwise,
 // the signal blocked while it runs, errors) are glibc's.
-SPIKETRAP_EXPORT sighandler_t signal(int Sig, sighandler_t Handler) {
+SPIKETRAP_INTERPOSE sighandler_t signal(int Sig, sighandler_t Handler) {
   SignalFn Real = realSignal();
-  if (!Real) {
-    errno = ENOSYS;
-    return SIG_ERR;
-  }
   bool Valid = Sig > 0 && Sig < NSIG;
   bool Wrap = Valid && Handler != SIG_IGN && Handler != SIG_DFL &&
               Handler != SIG_ERR;

@@ -15,7 +15,7 @@
 
 using namespace __spiketrap;
 
-SPIKETRAP_EXPORT __attribute__((weak)) void *
+SPIKETRAP_INTERPOSE void *
 __cxa_begin_catch(void *Exception) noexcept {
   using BeginCatchFn = void *(*)(void *);
   static BeginCatchFn Real;

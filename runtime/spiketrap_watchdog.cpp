@@ -32,8 +32,15 @@ void printHeader(Buffer &B, const SpikeRecord &R) {
   B.format("thread {} (tid {})", R.ThreadName[0] ? R.ThreadName : "?", R.Tid);
 }
 
-void printHang(const SpikeRecord &R) {
-  Buffer B;
+// What one look found, written to stderr once the registry lock is
+// released: stderr may be a pipe nobody drains, and every thread start,
+// thread exit and fork waits for that lock.
+struct Look {
+  uint64_t Now;
+  Buffer Out;
+};
+
+void printHang(Buffer &B, const SpikeRecord &R) {
   B.format("spiketrap: hang: ");
   printHeader(B, R);
   B.format(" has been in ");
@@ -48,12 +55,11 @@ void printHang(const SpikeRecord &R) {
     formatDuration(B, ticksToNs(R.End - R.Level[I].Start));
     B.push_back('\n');
   }
-  writeAll(2, B.data(), B.size());
 }
 
 // The hung call of T returned: its own spike record, written by its exit
 // hook after the hang record, gives its real duration.
-void printReturn(const ThreadState &T, uint64_t Now) {
+void printReturn(Buffer &B, const ThreadState &T, uint64_t Now) {
   const SpikeRecord *Hang = spikeAt(T.Watch.Record);
   if (!Hang)
     return;
@@ -64,7 +70,6 @@ void printReturn(const ThreadState &T, uint64_t Now) {
         R->Level[T.Watch.Level].Desc == T.Watch.Desc &&
         R->Level[T.Watch.Level].Start == T.Watch.Start)
       Done = R;
-  Buffer B;
   B.format("spiketrap: hang over: ");
   printHeader(B, *Hang);
   B.format(": ");
@@ -77,11 +82,11 @@ void printReturn(const ThreadState &T, uint64_t Now) {
     formatDuration(B, ticksToNs(Now - T.Watch.Start));
   }
   B.push_back('\n');
-  writeAll(2, B.data(), B.size());
 }
 
 SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
-  uint64_t Now = *static_cast<uint64_t *>(P);
+  Look &L = *static_cast<Look *>(P);
+  uint64_t Now = L.Now;
   uint8_t Status = SPIKETRAP_RACY(T.Status);
   // A paused thread's time is no one's; a busy one is in the runtime.
   if (Status != StatusActive)
@@ -98,7 +103,7 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
         SPIKETRAP_RACY(T.Frames[T.Watch.Level].Desc) == T.Watch.Desc &&
         SPIKETRAP_RACY(T.Frames[T.Watch.Level].Start) == T.Watch.Start)
       return; // still hung, already said
-    printReturn(T, Now);
+    printReturn(L.Out, T, Now);
     T.Watch.Desc = nullptr;
   }
   // Stuck: no hook call or return for the limit; or, on the thread that
@@ -125,11 +130,11 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
   T.Watch = {Calls, Depth, T.Watch.Since, Stack[N - 1].Desc,
              Stack[N - 1].Start, Off, N - 1};
   if (const SpikeRecord *R = spikeAt(Off))
-    printHang(*R);
+    printHang(L.Out, *R);
   else
-    logLine("hang: thread {} has been stuck for a while, and the spike "
-            "memory is full (spike_memory=)",
-            T.Tid);
+    L.Out.format("spiketrap: hang: thread {} has been stuck for a while, and "
+                 "the spike memory is full (spike_memory=)\n",
+                 T.Tid);
 }
 
 void watchLoop(void *) {
@@ -141,8 +146,11 @@ void watchLoop(void *) {
   for (;;) {
     timespec T{time_t(PeriodNs / 1000000000), long(PeriodNs % 1000000000)};
     nanosleep(&T, nullptr);
-    uint64_t Now = now();
-    forEachThread(watch, &Now);
+    Look L;
+    L.Now = now();
+    forEachThread(watch, &L);
+    if (L.Out.size())
+      writeAll(2, L.Out.data(), L.Out.size());
   }
 }
 
@@ -161,6 +169,8 @@ void watchdogStart() {
     return;
   HangTicks = nsToTicks(flags.hang_after);
   startThread();
+  if (!Started)
+    flags.hang_after = 0; // the JSON report's options say it is off
 }
 
 void watchdogAfterForkChild() {

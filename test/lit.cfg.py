@@ -98,6 +98,27 @@ def perf_events_allowed():
 if perf_events_allowed():
     config.available_features.add("perf-events")
 
+# unshare(CLONE_NEWUSER) works here (a kernel or container may forbid user
+# namespaces): runtime/unshare-user-namespace.c.
+import subprocess
+if not run and shutil.which("unshare") and subprocess.run(
+        ["unshare", "--user", "true"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("userns")
+
+# The kernel writes core dumps to files in the crashing process's directory
+# (core_pattern is no pipe and no path) and gdb can read them:
+# runtime/crash-core-site.c.
+def core_dumps_in_cwd():
+    try:
+        with open("/proc/sys/kernel/core_pattern") as f:
+            pattern = f.read().strip()
+    except OSError:
+        return False
+    return bool(pattern) and pattern[0] != "|" and "/" not in pattern
+if not run and shutil.which("gdb") and core_dumps_in_cwd():
+    config.available_features.add("core-dumps")
+
 cross = " --target=" + target if target else ""
 # The hardening flags distributions build with, for the target's CPU.
 import platform
