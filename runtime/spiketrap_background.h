@@ -8,15 +8,6 @@ namespace __spiketrap {
 // for life) and never takes the program's signals. False if it could not.
 bool startBackgroundThread(void (*Body)(void *), void *Arg);
 
-// Whether the runtime's own threads are all that is left of the process
-// (its threads ended with pthread_exit, or a forked child's only thread
-// did): a background thread must then end too, or the process would never
-// exit. Reads /proc/self/status: for now and then, not every tick.
-bool onlyRuntimeThreadsLeft();
-
-// In a forked child, which has none of the parent's threads.
-void backgroundAfterForkChild();
-
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_BACKGROUND_H

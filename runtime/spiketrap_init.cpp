@@ -127,7 +127,6 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
   __spiketrap::liveLogStart();
   __spiketrap::reportSignalStart();
   __spiketrap::watchdogStart();
-  __spiketrap::patchStart();
 }
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link

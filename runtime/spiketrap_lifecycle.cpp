@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
-#include "spiketrap_background.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_registry.h"
@@ -35,7 +34,6 @@ void lifecycleInit() {
   // Locks of the background threads are not held across fork (it would
   // wait for a whole report): the child makes them anew, with the threads.
   pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
-    backgroundAfterForkChild();
     threadAfterForkChild();
     spikesAfterForkChild();
     signalAfterForkChild();
@@ -45,9 +43,7 @@ void lifecycleInit() {
     reportSignalAfterForkChild();
     watchdogAfterForkChild();
   });
-  // A batch of patches is short: the child never sees one half done. Its
-  // patching thread starts after the thread registry is the child's own
-  // (child handlers run in the order they were registered).
+  // A batch of patches is short: the child never sees one half done.
   pthread_atfork(patchBeforeFork, patchAfterForkParent, patchAfterForkChild);
 }
 

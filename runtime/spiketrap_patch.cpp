@@ -19,11 +19,9 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_patch.h"
 #include "spiketrap_array.h"
-#include "spiketrap_background.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_spinlock.h"
-#include "spiketrap_thread.h"
 #include "spiketrap_tramp.h"
 
 #include <errno.h>
@@ -98,7 +96,7 @@ spiketrap_desc *pop() {
     return nullptr; // empty, or a producer between its CAS and its store
   spiketrap_desc *D = C.Desc;
   __atomic_store_n(&C.Seq, Pos + kQueueSize, __ATOMIC_RELEASE);
-  Dequeue = Pos + 1;
+  __atomic_store_n(&Dequeue, Pos + 1, __ATOMIC_RELEASE);
   return D;
 }
 
@@ -214,19 +212,11 @@ void applyLocked(uintptr_t Lo, uintptr_t Hi) {
   }
 }
 
-void patcherMain(void *) {
-  // Polls: a request is made where no system call is allowed (the hooks). A
-  // program that stopped switching functions is looked at less often.
-  unsigned Idle = 0;
-  for (unsigned Tick = 1;; ++Tick) {
-    timespec T = {0, Idle < 1000 ? 1000000 : 10000000};
-    nanosleep(&T, nullptr);
-    uint64_t Before = Stats.Batches;
-    applyPendingPatches();
-    Idle = Stats.Batches == Before ? Idle + 1 : 0;
-    if (Tick % 64 == 0 && onlyRuntimeThreadsLeft())
-      return;
-  }
+// Whether a request is waiting (or being pushed: its pusher applies it).
+bool pending() {
+  uint32_t Pos = __atomic_load_n(&Dequeue, __ATOMIC_SEQ_CST);
+  return __atomic_load_n(&Queue[Pos & (kQueueSize - 1)].Seq,
+                         __ATOMIC_SEQ_CST) == Pos + 1;
 }
 #endif // SPIKETRAP_SITE_SIZE
 
@@ -256,10 +246,16 @@ void applyPendingPatches() {
 
 void applyPendingPatchesNow() {
 #if defined(SPIKETRAP_SITE_SIZE)
-  if (!PatchLock.tryLock())
-    return;
-  applyLocked(0, 0);
-  PatchLock.unlock();
+  // Whoever holds the lock looks at the queue again after letting go, so a
+  // request pushed meanwhile (by another thread, or a signal handler on
+  // this one) is never left behind.
+  while (pending()) {
+    if (!PatchLock.tryLock())
+      return;
+    applyLocked(0, 0);
+    PatchLock.unlock();
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  }
 #endif
 }
 
@@ -275,13 +271,22 @@ void patchDetachRange(uintptr_t Lo, uintptr_t Hi) {
 
 void patchBeforeFork() { PatchLock.lock(); }
 void patchAfterForkParent() { PatchLock.unlock(); }
-void patchAfterForkChild() {
-  PatchLock.reset();
-  patchStart();
+void patchAfterForkChild() { PatchLock.reset(); }
+
+namespace {
+void printStats() {
+  PatchStats S = patchStats();
+  logLine("sites: {} rewritten in {} batches ({} pages made writable), {} "
+          "requests dropped{}",
+          S.Sites, S.Batches, S.Pages, S.Dropped,
+          S.Works ? "" : "; patching refused by the system");
 }
+} // namespace
 
 void patchInit() {
 #if defined(SPIKETRAP_SITE_SIZE)
+  if (flags.verbosity >= 1)
+    atexit(printStats);
   PageSize = size_t(sysconf(_SC_PAGESIZE));
   // Whether the system lets code be writable (a W^X policy may not): tried
   // on a page of the runtime's own code, before any other thread exists.
@@ -295,28 +300,6 @@ void patchInit() {
 #endif
 }
 
-namespace {
-void printStats() {
-  PatchStats S = patchStats();
-  logLine("sites: {} rewritten in {} batches ({} pages made writable), {} "
-          "requests dropped{}",
-          S.Sites, S.Batches, S.Pages, S.Dropped,
-          S.Works ? "" : "; patching refused by the system");
-}
-} // namespace
-
-void patchStart() {
-#if defined(SPIKETRAP_SITE_SIZE)
-  static bool Once;
-  if (flags.verbosity >= 1 && !Once) {
-    Once = true;
-    atexit(printStats);
-  }
-  // Not the program's calls: the allocations of a new thread are not timed.
-  RecursionGuard Guard;
-  startBackgroundThread(patcherMain, nullptr);
-#endif
-}
 
 PatchStats patchStats() {
   PatchStats S = Stats;

@@ -25,31 +25,30 @@ void requestPatch(spiketrap_desc *D);
 // Rewrites the sites of the requested descriptors to match their `off`:
 // each run of pages made writable once (mprotect), every instruction
 // written with one aligned store, the pages made read-only again. Called by
-// the runtime's background thread.
-void applyPendingPatches();
-
-// The same, at once, from the thread that switched a function (adaptive
-// mode's look, a spike's re-arm, enabled=0): a hot function would pass the
-// trampoline thousands of times until the next batch, a re-armed one must be
-// timed at its next call. Skipped while another thread is patching (the
-// background thread applies what is left). Async-signal-safe; one mprotect
-// pair per call, once per switch of a function.
+// the thread that switched a function (adaptive mode's look, a spike's
+// re-arm, enabled=0) right after its request: a hot function would
+// otherwise pass the trampoline thousands of times, a re-armed one must be
+// timed at its next call. If another thread (or a handler this one
+// interrupted) is patching, that one applies the request when done.
+// Async-signal-safe; one mprotect pair per batch, once per switch of a
+// function; no thread of the runtime's own.
 void applyPendingPatchesNow();
+
+// The same, waiting for a batch in progress (the watcher thread's sweep).
+void applyPendingPatches();
 
 // Before a shared object is unloaded: apply what is pending, forgetting
 // the requests for descriptors in [Lo, Hi).
 void patchDetachRange(uintptr_t Lo, uintptr_t Hi);
 
-// Around fork: a batch is never half done in the child, whose patching
-// thread starts anew.
+// Around fork: a batch is never half done in the child.
 void patchBeforeFork();
 void patchAfterForkParent();
 void patchAfterForkChild();
 
-// At start-up: the request queue (before any hook may ask).
+// At start-up: the request queue (before any hook may ask), and whether the
+// system lets code be rewritten.
 void patchInit();
-// Starts the thread that applies patches (until the watcher does).
-void patchStart();
 
 // What patching did, for verbosity=1 and the bench: batches, sites
 // rewritten, pages made writable, requests dropped; and whether the
