@@ -1,4 +1,4 @@
-//===- spiketrap_aarch64.h - AArch64 primitives (spiketrap_arch.h) -*- C++ -*-===//
+//===- spiketrap_aarch64.h - AArch64 primitives (_arch.h) -------*- C++ -*-===//
 //
 // The generic timer's virtual counter, cntvct_el0: constant rate by the
 // architecture, readable from user mode on Linux (its vDSO reads it too),

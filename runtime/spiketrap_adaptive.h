@@ -1,5 +1,4 @@
-//===- spiketrap_adaptive.h - Switching off calls that never spike -*- C++
-//-*-===//
+//===- spiketrap_adaptive.h - Switching off never-spiking calls -*- C++ -*-===//
 //
 // Most instrumented calls are short and stay short. The exit hook counts the
 // calls that take 1/kCloseRatio of their threshold or more ("near"); every

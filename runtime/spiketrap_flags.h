@@ -1,5 +1,4 @@
-//===- spiketrap_flags.h - Run-time options ----------------------*- C++
-//-*-===//
+//===- spiketrap_flags.h - Run-time options ---------------------*- C++ -*-===//
 //
 // SPIKETRAP_OPTIONS="threshold=500us:report=/tmp/spikes.%p.txt"; entries are
 // separated by ':', ',' or white space. The list is spiketrap_flags.inc.

@@ -1,4 +1,4 @@
-//===- spiketrap_format.cpp - Output helpers for start-up and report -----===//
+//===- spiketrap_format.cpp - Output helpers for start-up and report ------===//
 #include "spiketrap_format.h"
 #include "spiketrap_alloc.h"
 #include "spiketrap.h"

@@ -1,4 +1,4 @@
-//===- spiketrap_format.h - Formatting for start-up and the report -*- C++ -*-===//
+//===- spiketrap_format.h - Formatting for start-up and reports -*- C++ -*-===//
 //
 // A buffer and a small formatter with fmt's syntax: no std::string, no
 // operator new, no locale, so the runtime links into C programs and a report

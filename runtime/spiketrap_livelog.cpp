@@ -1,4 +1,4 @@
-//===- spiketrap_livelog.cpp - PET-style lines as spikes happen ----------===//
+//===- spiketrap_livelog.cpp - PET-style lines as spikes happen -----------===//
 //
 // PET logged each spike as it happened. Formatting inside the hook is not an
 // option, so a background thread polls the spike arena and prints what is

@@ -1,4 +1,4 @@
-//===- spiketrap_report_json.cpp - The report tools load -----------------===//
+//===- spiketrap_report_json.cpp - The report tools load ------------------===//
 //
 // Every spike with its full stack, the per-function summary and the run's
 // metadata, as JSON: schema "spiketrap-report" version 1, described in

@@ -1,4 +1,4 @@
-//===- spiketrap_report_lists.cpp - What goes back to the compiler -------===//
+//===- spiketrap_report_lists.cpp - What goes back to the compiler --------===//
 //
 // Lines in the list format the pass reads (LLVM SpecialCaseList,
 // docs/report-format.md): the text report's suggest: lines (PET's suggested

@@ -1,4 +1,4 @@
-//===- spiketrap_report_model.cpp - What every report format shows -------===//
+//===- spiketrap_report_model.cpp - What every report format shows --------===//
 #include "spiketrap_report_model.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_format.h"

@@ -1,5 +1,4 @@
-//===- spiketrap_report_model.h - What every report format shows -*- C++
-//-*-===//
+//===- spiketrap_report_model.h - What the report formats show --*- C++ -*-===//
 //
 // The spike records, read once and organised for the report writers: a
 // spike's ancestors that also spiked are found by (thread, depth, start) and

@@ -1,4 +1,4 @@
-//===- spiketrap_report_run.cpp - Facts about the run, for reports -------===//
+//===- spiketrap_report_run.cpp - Facts about the run, for reports --------===//
 //
 // The wall-clock start time (reports and file names carry it; the hooks'
 // clock only counts from start-up), the options the run started with, and

@@ -1,4 +1,4 @@
-//===- spiketrap_report_text.cpp - The report people read ----------------===//
+//===- spiketrap_report_text.cpp - The report people read -----------------===//
 //
 // A summary table of the functions that spiked, then PET's log, grouped: each
 // distinct stack that ended in a spike, worst instance first, with the

@@ -1,4 +1,4 @@
-//===- spiketrap_signal.h - Signal handlers as interrupt context -*- C++ -*-===//
+//===- spiketrap_signal.h - Signal handlers, interrupt context --*- C++ -*-===//
 //
 // PET refused to run in interrupt context; our interrupt context is the
 // signal handler, and we run there. Handlers installed with sigaction() or
