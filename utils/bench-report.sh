@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
 C
 P=$B/lib/SpikeTrap.so
 clang-${LLVM_VERSION:-19} -O2 -g -fplugin=$P -fpass-plugin=$P -Iruntime/include \
-  -Itest/e2e/Inputs "$T/many.c" "$B/lib/libspiketrap.a" -o "$T/many"
+  -Itest/Inputs "$T/many.c" "$B/lib/libspiketrap.a" -o "$T/many"
 # threshold=1us: each mid() call and the leaf() in it spike, two spikes per
 # iteration, three levels each. The runtime writes text and JSON.
 for fmt in report report_json; do

@@ -8,7 +8,7 @@
 // switched off at their next look, instead of all 64 (a loaded machine's
 // preemptions make spikes in every hot function). Margins: 8 to 30 kept.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 static volatile unsigned Sink;
 #define HOT(N)                                                                 \

@@ -11,7 +11,7 @@
 // first time. Without probes it lands in the caller. (20 ms threshold, 60 ms
 // spike: a loaded machine's preemption is no spike.)
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 static volatile unsigned Sink;
 __attribute__((noinline)) void hot(int I, int Slow) {

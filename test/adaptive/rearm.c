@@ -13,7 +13,7 @@
 // build) must not make frame spike (and spend the re-arm of the second)
 // before the real one.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 static volatile unsigned Sink;
 __attribute__((noinline)) void leaf(int I) {

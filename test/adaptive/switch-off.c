@@ -12,7 +12,7 @@
 // still timed, which names its switched-off callees as candidates (and times
 // them again: rearm.c). With adaptive=0 every call stays timed.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void leaf(int I) {
   if (I == 99999)

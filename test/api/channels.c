@@ -10,7 +10,7 @@
 // decode still is, under them; the program then enables "audio" at run time
 // and its second call is reported.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void decode(void) { spin_ns(3000000); }

@@ -9,7 +9,7 @@
 // than it is a spike of its own even when no single call is. The JSON's
 // totals count the frames marked (a rate per frame needs them).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void step(long Ns) { spin_ns(Ns); }

@@ -8,7 +8,7 @@
 // timed by its marker alone: the pass adds no second, automatic frame, so
 // the function is one level of the stack, not two.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 // REMARK: remark: {{.*}}'marked'{{.*}}timed by its SPIKETRAP_FUNCTION marker

@@ -7,7 +7,7 @@
 // their condition holds (PET_FUNCTION_CONDITIONAL_IGNORE). The functions
 // with manual markers are SPIKETRAP_NEVER so the marker is their only frame.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void leaf(void) { spin_ns(5000000); }

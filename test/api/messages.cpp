@@ -8,7 +8,7 @@
 // over-threshold message (OTMessagef) is formatted only when the frame is
 // already over its threshold, so the fast calls leave no trace.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 struct ScriptContext {

@@ -6,7 +6,7 @@
 // nothing called while paused or inactive is timed, and a conditional paused
 // scope pauses only when asked.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void busy(void) { spin_ns(5000000); }

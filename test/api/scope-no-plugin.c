@@ -5,7 +5,7 @@
 // without the plugin, reports its marked function and nested sections, with
 // the frame number and the message of each level (50 ms threshold: load).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 static void load_level(int Level) {

@@ -4,7 +4,7 @@
 // A thread named through the API is reported by that name, whatever the
 // kernel calls it.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 #include <pthread.h>
 

@@ -13,7 +13,7 @@
 // steps under tick: 0.1 ms), and all parents' (a slow load raises tick and
 // main so only the load is reported), each set by the API.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void script_step(int Slow) {

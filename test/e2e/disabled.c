@@ -4,7 +4,7 @@
 
 // enabled=0 switches the runtime off: the program runs, no report is written.
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void slow(void) { spin_ns(2000000); }
 

@@ -7,7 +7,7 @@
 // that frame at the next hook by its frame address: the call after the catch
 // is reported with its real stack, not below the dead C frame.
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <stdexcept>
 
 extern "C" void c_apply(void (*fn)(void));

@@ -14,7 +14,7 @@
 // is caught (__cxa_begin_catch), marked as left by an exception; with
 // -spiketrap-switch=flag, their exit hooks run on the way out.
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <stdexcept>
 
 __attribute__((noinline)) void thrower() {

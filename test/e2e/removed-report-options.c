@@ -7,7 +7,7 @@
 // the JSON record): their old options get one line each saying how to get
 // the format now, and the run carries on with its text report.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void hitch(void) { spin_ns(3000000); }
 

@@ -7,7 +7,7 @@
 // report=PATH writes the report to a file, %p becoming the pid; a path that
 // cannot be written falls back to stderr with a line saying so.
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void hitch(void) { spin_ns(2000000); }
 

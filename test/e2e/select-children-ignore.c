@@ -14,7 +14,7 @@
 // never reported; below a function that ignores its children nothing is
 // reported, but it still is.
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void deep(void) { spin_ns(500000); }

@@ -8,7 +8,7 @@
 // and nothing else is. (Wide margins: a loaded machine preempts for tens of
 // milliseconds.)
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 namespace {

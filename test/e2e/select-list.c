@@ -21,11 +21,11 @@ src:*/vendor/*
 fun:log_line
 
 //--- vendor/codec.c
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 void decode(void) { spin_ns(4000000); }
 
 //--- game.c
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 void decode(void);
 __attribute__((noinline)) void log_line(void) { spin_ns(3000000); }
 __attribute__((noinline)) void load_level(void) { spin_ns(4000000); }

@@ -7,7 +7,7 @@
 // caller chain, each level with file:line, and callers that also went over
 // with their own durations.
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void load_level(void) { spin_ns(3000000); }
 __attribute__((noinline)) void tick(void) { load_level(); }

@@ -7,7 +7,7 @@
 // the same stack is reported once, with how often it happened. (The spike
 // count is not checked: a loaded machine may preempt a tick past 1 ms.)
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 namespace game {
 struct World {

@@ -6,7 +6,7 @@
 // pthread_create or std::thread starts it. What spiked below it is reported
 // under it.
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <thread>
 

@@ -5,7 +5,7 @@
 // SPIKETRAP_OPTIONS=threshold=... sets the global threshold. (Far above the
 // 2 ms call: on a loaded machine it took 26 ms, over a 20 ms threshold.)
 
-#include "Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void work(void) { spin_ns(2000000); }
 

@@ -12,7 +12,7 @@
 // address from: it read the notes at their unrelocated address and crashed
 // before main. Its PT_DYNAMIC (_DYNAMIC) gives the load address instead.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void work(void) { spin_ns(3000000); }
 

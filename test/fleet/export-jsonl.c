@@ -10,7 +10,7 @@
 // the run's identity repeated in each spike row, wall-clock times, and the
 // stack as parallel arrays (docs/fleet.md).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void step(void) { spin_ns(100000); }

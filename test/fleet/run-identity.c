@@ -17,7 +17,7 @@
 // executable's path and its ELF build id ("" when linked without one; found
 // in a position-dependent executable too).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -8,7 +8,7 @@
 // OpenTelemetry traces of the program's report as it exits (the same
 // writers as export).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void load_asset(void) { spin_ns(30000000); }
 

@@ -12,7 +12,7 @@
 // further spikes are counted as dropped, and every format says how many
 // (the trace and folded stacks that spiketrap-report makes from the JSON too).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void tiny_spike(void) { spin_ns(20000); }
 

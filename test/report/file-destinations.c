@@ -22,7 +22,7 @@
 // a file the program may write in a directory it may not create files in is
 // written in place; a name of 255 characters gets a shorter temporary file.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void hitch(void) { spin_ns(2000000); }
 

@@ -17,7 +17,7 @@
 // removes the partial file and the report goes to stderr; two options naming
 // one file do not overwrite each other.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void hitch(void) { spin_ns(2000000); }
 

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void hitch(void) { spin_ns(110000); }
 

@@ -6,7 +6,7 @@
 // inside a name becomes ':', and a line break (or any control character)
 // a space, so the weight stays at the end of its own line.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 void odd(void) __asm__("a;b\nc\td");
 __attribute__((noinline)) void odd(void) { spin_ns(3000000); }

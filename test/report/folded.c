@@ -6,7 +6,7 @@
 // microseconds, for flamegraph.pl and speedscope: identical stacks are
 // summed, and a caller counts only its time outside callees that spiked.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void parse(void) { spin_ns(20000000); }
 __attribute__((noinline)) void load(void) {

@@ -8,7 +8,7 @@
 // script renders, in a real browser, the summary table, one timeline track
 // per thread and the flame graph, with the functions that spiked.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void stream_level(void) { spin_ns(20000000); }
 __attribute__((noinline)) void game_tick(void) { stream_level(); }

@@ -11,7 +11,7 @@
 // (recent_calls=), and the calls still open when the report was written.
 // A 50 ms threshold: a loaded machine must not make warm_up a spike.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "../runtime/Inputs/blocked_worker.h"
 #include <time.h>
 

@@ -12,7 +12,7 @@
 // JSON report, so it and the Chrome trace and HTML spiketrap-report makes
 // from it are valid (issue 13, finding 6).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 
 __attribute__((noinline)) void work(void) { spin_ns(3000000); }

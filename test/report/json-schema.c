@@ -7,7 +7,7 @@
 // (docs/report-schema.json) and carries the run's metadata, the function
 // table and every spike with its full stack.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void compile_shader(void) { spin_ns(20000000); }
 __attribute__((noinline)) void warm_up(void) { compile_shader(); }

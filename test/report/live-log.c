@@ -6,7 +6,7 @@
 // for each caller that also spiked. They appear while main sleeps, long
 // before exit, and never from the thread that spiked.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <stdio.h>
 #include <time.h>
 

@@ -9,7 +9,7 @@
 // (%p), the start time (%t) and the report number (%n), stderr, or nowhere
 // (none). A path that cannot be written falls back to stderr, saying so.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void hitch(void) { spin_ns(20000000); }
 

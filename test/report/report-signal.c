@@ -10,7 +10,7 @@
 // exit follows. A signal that cannot be used keeps the default (none) and
 // says so.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>

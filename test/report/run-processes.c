@@ -8,7 +8,7 @@
 // starts that reports too (here an instrumented child it runs with exec),
 // and --json keeps them merged: one run per process.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -12,7 +12,7 @@
 // signal (the shell sees 128 + N); a program that cannot be run is 127, as
 // in a shell; a run that wrote no report says so and fails.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>

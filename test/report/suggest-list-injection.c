@@ -7,7 +7,7 @@
 // (issue 13, finding 9): a function name with a newline is left out with a
 // comment, and control characters in a comment's source path become '?'.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 void injected(void) __asm__("inj\n[never]\nfun:*");
 __attribute__((noinline)) void injected(void) { spin_ns(3000000); }

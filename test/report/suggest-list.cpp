@@ -10,7 +10,7 @@
 // Names are escaped as globs. A function that spiked once in 20 calls is
 // left to the report.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 struct Zone {
   int id;

@@ -6,7 +6,7 @@
 // (-spiketrap-list): every suggested function, C++ names with glob and '='
 // characters included, gets its suggested threshold from it.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 struct Zone {
   int id;

@@ -6,7 +6,7 @@
 // callers that spiked with their self and callee time, and ends with
 // suggestions and the totals.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void load_zone(void) { spin_ns(150000000); }
 __attribute__((noinline)) void draw(void) { spin_ns(6000000); }

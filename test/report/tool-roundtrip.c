@@ -21,7 +21,7 @@
 // of two runs and an HTML page.
 
 #define _GNU_SOURCE
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <stdlib.h>
 

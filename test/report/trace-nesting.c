@@ -7,7 +7,7 @@
 // two spikes (frame) is one slice; a caller that did not spike (main) is
 // marked so.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void decode(void) { spin_ns(20000000); }
 __attribute__((noinline)) void upload(void) { spin_ns(20000000); }

@@ -11,7 +11,7 @@
 // instrumented like any other, a spike inside a coroutine body is reported
 // under whoever resumed it, and suspending leaves the stack in sync.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <coroutine>
 
 struct Generator {

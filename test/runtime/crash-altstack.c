@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 static int *volatile Null;
 

@@ -12,7 +12,7 @@
 
 #include <pthread.h>
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 enum { kThreads = 16 };
 static int *volatile Null;

@@ -11,7 +11,7 @@
 // reports, with the calls open on every thread (the crashing thread's say
 // where it crashed), and then kills the process as it would have.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "Inputs/blocked_worker.h"
 
 static int *volatile Null;

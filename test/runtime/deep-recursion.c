@@ -8,7 +8,7 @@
 // that fit are still reported, and so is the next spike, with its real
 // stack.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 long descend(int N);
 // Called through a pointer, so the optimizer keeps the recursion real.

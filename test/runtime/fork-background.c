@@ -18,7 +18,7 @@
 // In the child, the live log runs again: its own spikes are printed as
 // they happen, not only at exit.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>

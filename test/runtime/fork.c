@@ -9,7 +9,7 @@
 // report, to its own path through %p; the parent's report has only its own
 // spikes. vfork + exec and posix_spawn run safely alongside.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <spawn.h>
 #include <stdio.h>
 #include <sys/wait.h>

@@ -11,7 +11,7 @@
 // computes counts none of the faults before it.
 
 #define _GNU_SOURCE
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>

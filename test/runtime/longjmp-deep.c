@@ -9,7 +9,7 @@
 // thread is reported (before, the depth stayed past the capacity and later
 // calls were not timed). The report says how many calls were left there.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <setjmp.h>
 
 static jmp_buf Env;

@@ -8,7 +8,7 @@
 // their threshold by then are spikes, marked as left by a longjmp (their end
 // is the next hook's time); the next spike has its real stack.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <setjmp.h>
 
 static jmp_buf Env;

@@ -7,7 +7,7 @@
 // the report (uftrace's "remaining functions"), with how long each had been
 // open, in the text report and the JSON.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "Inputs/blocked_worker.h"
 
 __attribute__((noinline)) void spike(void) { spin_ns(30000000); }

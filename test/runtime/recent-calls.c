@@ -8,7 +8,7 @@
 // recent_calls=N saves the thread's last N timed calls with each spike: the
 // frame around it, in order, with their depth.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 __attribute__((noinline)) void read_input(void) { spin_ns(10000); }
 __attribute__((noinline)) void physics_step(void) { spin_ns(10000); }

@@ -7,7 +7,7 @@
 // the runtime itself calls at start-up and while writing the report. Those
 // calls are not timed; the program's own calls are.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <stddef.h>
 
 extern void *__libc_malloc(size_t);

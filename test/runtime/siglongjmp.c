@@ -7,7 +7,7 @@
 // next hook (stuck ran over its threshold: a spike, marked as left by a
 // longjmp), and later spikes are not marked as in a signal handler.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/time.h>

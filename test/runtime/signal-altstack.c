@@ -10,7 +10,7 @@
 // interrupted frames for dead. The interrupted function's spike keeps its
 // stack, and the handler's spike is reported above it.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>

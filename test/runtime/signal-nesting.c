@@ -14,7 +14,7 @@
 // interrupted frames and marked as in a signal handler, and the interrupted
 // function's own spike is intact afterwards.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <signal.h>
 #include <sys/time.h>
 

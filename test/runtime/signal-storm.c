@@ -9,7 +9,7 @@
 // global threshold, 1 ms for after_storm: on a loaded machine the preempted
 // recursion would otherwise spike thousands of times and fill the records.)
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "spiketrap.h"
 #include <signal.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 // The prefault's read of each page races with those writes by design; under
 // ThreadSanitizer (SANITIZE=thread) it was a reported race, failing this test.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 
 enum { kThreads = 4, kSpikes = 2500 };

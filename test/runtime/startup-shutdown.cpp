@@ -8,7 +8,7 @@
 // and thread_local destructors) and a thread still calling instrumented code
 // while the process exits neither crash nor corrupt the report.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 // within one fiber between switches is reported, and once the fibers are
 // done the main stack's spikes have their real stack.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <stdlib.h>
 #include <ucontext.h>
 

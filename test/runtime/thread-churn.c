@@ -5,7 +5,7 @@
 // is counted after the thread is gone (none lost, no slot leaked), and the
 // spikes of threads that have exited are still reported.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 
 __attribute__((noinline)) void rare_hitch(void) { spin_ns(2000000); }

@@ -14,7 +14,7 @@
 // kernel has the new name: the rename lands in the gap every time.
 
 #define _GNU_SOURCE
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>

@@ -6,7 +6,7 @@
 // pthread_setname_np, never inside a spike's time).
 
 #define _GNU_SOURCE
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 
 static volatile int Renamed;

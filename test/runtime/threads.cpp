@@ -7,7 +7,7 @@
 // reported under its pthread_setname_np name with its own caller chain, and
 // the main thread is named as such.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <stdio.h>
 

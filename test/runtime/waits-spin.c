@@ -10,7 +10,7 @@
 // microseconds it took (or the milliseconds the thread was preempted in it
 // on a loaded machine: at most 20 ms of the 60 are accepted).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>

@@ -12,7 +12,7 @@
 // The runtime is built with the same protection, so it does not strip the
 // program's marking.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "Inputs/site_state.h"
 #include <stdio.h>
 #include <string.h>

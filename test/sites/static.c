@@ -5,7 +5,7 @@
 // A statically linked program: its sites are switched off and on like a
 // dynamic one's.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "Inputs/site_state.h"
 #include <stdio.h>
 

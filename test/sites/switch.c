@@ -9,7 +9,7 @@
 // in its caller's own time switches it back on at once, so its next call is
 // timed; with enabled=0 each site is switched off at its first call.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "Inputs/site_state.h"
 #include <stdio.h>
 

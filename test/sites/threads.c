@@ -8,7 +8,7 @@
 // own time, with the functions as untimed callees). Every call must still
 // compute its result: the sum over all calls is exact.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <stdio.h>
 

@@ -10,7 +10,7 @@
 // and the program runs and reports as before — switched-off functions only
 // cost more (the trampoline jumps straight to their code).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include "Inputs/site_state.h"
 #include <errno.h>
 #include <linux/audit.h>

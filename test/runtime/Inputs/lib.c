@@ -1,6 +1,6 @@
 // Instrumented code in a shared library, both linked at start-up (LIB_NAME
 // "linked") and dlopened (LIB_NAME "plugin").
-#include "../../e2e/Inputs/spin.h"
+#include "../../Inputs/spin.h"
 
 #define CAT2(A, B) A##B
 #define CAT(A, B) CAT2(A, B)

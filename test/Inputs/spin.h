@@ -1,3 +1,4 @@
+// Shared by the tests of every folder (lit looks for no tests in Inputs/).
 // Busy-waits for the given time: a spike made of real CPU work. Always
 // inlined, so even at -O0 the spike belongs to the caller.
 #ifndef SPIN_H
