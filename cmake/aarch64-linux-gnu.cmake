@@ -5,7 +5,11 @@
 # and libstdc++-12-dev-arm64-cross) by itself.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
-set(SPIKETRAP_LLVM_VERSION 19 CACHE STRING "clang-<N> to cross-compile with")
+# The default LLVM is spelled once, in utils/llvm-version.sh.
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/../utils/llvm-version.sh _spiketrap_llvm
+  REGEX "^LLVM_VERSION=")
+string(REGEX MATCH "[0-9]+" _spiketrap_llvm "${_spiketrap_llvm}")
+set(SPIKETRAP_LLVM_VERSION ${_spiketrap_llvm} CACHE STRING "clang-<N> to cross-compile with")
 set(CMAKE_C_COMPILER clang-${SPIKETRAP_LLVM_VERSION})
 set(CMAKE_CXX_COMPILER clang++-${SPIKETRAP_LLVM_VERSION})
 set(CMAKE_C_COMPILER_TARGET aarch64-linux-gnu)

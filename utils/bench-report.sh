@@ -5,6 +5,7 @@
 # [spikes]; needs a build in ${BUILD_DIR:-build}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. utils/llvm-version.sh
 B=$(realpath "${BUILD_DIR:-build}")
 N=${1:-100000}
 T=$(mktemp -d)
@@ -21,7 +22,7 @@ int main(int argc, char **argv) {
 }
 C
 P=$B/lib/SpikeTrap.so
-clang-${LLVM_VERSION:-19} -O2 -g -fplugin=$P -fpass-plugin=$P -Iruntime/include \
+clang-$LLVM_VERSION -O2 -g -fplugin=$P -fpass-plugin=$P -Iruntime/include \
   -Itest/Inputs "$T/many.c" "$B/lib/libspiketrap.a" -o "$T/many"
 # threshold=1us: each mid() call and the leaf() in it spike, two spikes per
 # iteration, three levels each. The runtime writes text and JSON.

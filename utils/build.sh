@@ -2,7 +2,7 @@
 # Configures and builds spiketrap into ${BUILD_DIR:-build} with clang and Ninja.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LLVM_VERSION=${LLVM_VERSION:-19}
+. utils/llvm-version.sh
 BUILD_DIR=${BUILD_DIR:-build}
 # A build directory is configured once, for one LLVM: never test the plugin
 # of one LLVM with the tools of another.

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 utils/setup.sh
 utils/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
-LLVM_VERSION=${LLVM_VERSION:-19}
+. utils/llvm-version.sh
 P=$BUILD_DIR/lib/SpikeTrap.so
 set -x
 clang++-$LLVM_VERSION -g -O2 -fplugin=$P -fpass-plugin=$P -Iruntime/include \

@@ -7,7 +7,7 @@
 # with clang). Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-LLVM_VERSION=${LLVM_VERSION:-19}
+. utils/llvm-version.sh
 CLANG_BUILD=${BUILD_DIR:-build}
 GNU_BUILD=${GNU_BUILD_DIR:-build-gnu}
 JOBS=${JOBS:-$(nproc)}

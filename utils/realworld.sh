@@ -23,7 +23,7 @@
 #                        temporary directory, removed at exit)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-LLVM_VERSION=${LLVM_VERSION:-19}
+. utils/llvm-version.sh
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 PROJECTS=${REALWORLD_PROJECTS:-cjson json-c tinyxml2 zlib popt}

@@ -3,7 +3,7 @@
 # packages already there are not installed again. Extra package names given
 # as arguments are installed the same way (utils/bench/setup.sh uses that).
 set -euo pipefail
-LLVM_VERSION=${LLVM_VERSION:-19}
+. "$(dirname "$0")/llvm-version.sh"
 pkgs=(clang-$LLVM_VERSION llvm-$LLVM_VERSION-dev llvm-$LLVM_VERSION-tools
       libfmt-dev cmake ninja-build libgtest-dev python3 binutils)
 # The install tests build projects with make (CMake's Unix Makefiles, the

@@ -9,7 +9,7 @@
 # so and exits 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LLVM_VERSION=${LLVM_VERSION:-19}
+. utils/llvm-version.sh
 BUILD_DIR=${BUILD_DIR:-build}
 CROSS_DIR=${CROSS_DIR:-$BUILD_DIR-aarch64}
 sysroot=/usr/aarch64-linux-gnu

@@ -11,11 +11,12 @@
 # ${BUILD_DIR:-build}. Prints "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. utils/llvm-version.sh
 ROOT=$PWD
 B=$(realpath "${BUILD_DIR:-build}")
 CLANG=${CLANG:-$(sed -n 's/^config.llvm_tools_dir = "\(.*\)"$/\1/p' \
   "$B/test/lit.site.cfg.py" 2>/dev/null)/clang}
-[ -x "$CLANG" ] || CLANG=clang-${LLVM_VERSION:-19}
+[ -x "$CLANG" ] || CLANG=clang-$LLVM_VERSION
 
 if ! command -v clickhouse-client >/dev/null || [ ! -x /usr/sbin/clickhouse-server ]; then
   # The package's own start-up is refused where there is no init system

@@ -23,7 +23,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SRC = os.path.join(HERE, "src")
 
 # Build flags, easy to change: environment variables override them.
-LLVM = os.environ.get("LLVM_VERSION", "19")
+def default_llvm():
+    """The LLVM of utils/llvm-version.sh, where its number is spelled."""
+    with open(os.path.join(ROOT, "utils", "llvm-version.sh")) as f:
+        return re.search(r"LLVM_VERSION:-(\d+)", f.read()).group(1)
+
+
+LLVM = os.environ.get("LLVM_VERSION") or default_llvm()
 CC = os.environ.get("BENCH_CC", f"clang-{LLVM}")
 CXX = os.environ.get("BENCH_CXX", f"clang++-{LLVM}")
 CFLAGS = shlex.split(os.environ.get("BENCH_CFLAGS", "-O2"))

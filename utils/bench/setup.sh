@@ -3,7 +3,7 @@
 # installs, and the XRay runtime, uftrace, valgrind (instruction counts),
 # GNU time (peak memory) and npm (to fetch the SQLite amalgamation).
 set -euo pipefail
-LLVM_VERSION=${LLVM_VERSION:-19}
+. "$(dirname "$0")/../llvm-version.sh"
 pkgs=(libclang-rt-$LLVM_VERSION-dev uftrace valgrind time)
 # nodesource's nodejs ships npm itself and conflicts with Debian's npm.
 command -v npm >/dev/null || pkgs+=(npm)
