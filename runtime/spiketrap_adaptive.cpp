@@ -22,7 +22,7 @@ void setOff(spiketrap_desc *D, uint32_t Off) {
 } // namespace
 
 void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
-  uint64_t Thr = ThresholdTicks ? ThresholdTicks : globalThresholdTicks;
+  uint64_t Thr = resolvedThreshold(ThresholdTicks);
   // Ignored functions are not about time; one whose calls come close (more
   // than 1 in kNearShare: a rare preemption does not count) stays timed.
   uint64_t Near = __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED);

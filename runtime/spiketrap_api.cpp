@@ -183,7 +183,7 @@ SPIKETRAP_EXPORT void spiketrap_ot_messagef(const char *Fmt, ...) {
   Frame *F = current(T);
   if (!F)
     return;
-  uint64_t Thr = F->Threshold ? F->Threshold : globalThresholdTicks;
+  uint64_t Thr = resolvedThreshold(F->Threshold);
   if (Thr == kNever || now() - F->Start <= Thr)
     return;
   va_list Ap;

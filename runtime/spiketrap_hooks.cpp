@@ -46,7 +46,7 @@ SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
 void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
   const Frame &F = T.Frames[Depth - 1];
   uint64_t Dur = Now - F.Start;
-  if (Dur > (F.Threshold ? F.Threshold : globalThresholdTicks))
+  if (Dur > resolvedThreshold(F.Threshold))
     recordSpike(T, Depth, Now, /*Unwound=*/true);
   chargeParent(T, Depth, Dur);
 }
@@ -215,7 +215,7 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     closeDeadFrame(T, Depth, End);
   if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
     const Frame &F = T.Frames[Depth - 1];
-    uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+    uint64_t Thr = resolvedThreshold(F.Threshold);
     uint64_t Dur = End - F.Start;
     // Counted for adaptive mode as on the fast path.
     if (Dur * kCloseRatio > Thr)
@@ -327,7 +327,7 @@ SPIKETRAP_EXPORT void __spiketrap_exit(spiketrap_desc *D, void *Addr) {
     return exitSlow(T, uintptr_t(Addr));
   uint64_t End = readCounter();
   const Frame &F = T.Frames[Depth - 1];
-  uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+  uint64_t Thr = resolvedThreshold(F.Threshold);
   // Near its threshold (1/kCloseRatio of it) or over: the cold path counts
   // it for adaptive mode and records a spike.
   uint64_t Dur = End - F.Start;

@@ -164,8 +164,7 @@ void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
   R->SignalLevel = Floor;
   for (uint32_t I = 0; I < Depth; ++I) {
     const Frame &F = T.Frames[I];
-    R->Level[I] = {F.Desc, F.Start,
-                   F.Threshold ? F.Threshold : globalThresholdTicks,
+    R->Level[I] = {F.Desc, F.Start, resolvedThreshold(F.Threshold),
                    F.ChildTicks, 0};
   }
   // How much of each level was spent waiting, and on what.
@@ -198,7 +197,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End, bool Unwound) {
   SpikeRecord *R = reserve(Depth, Messages, Recent, T.Kernel);
   const Frame &Top = T.Frames[Depth - 1];
   auto *D = const_cast<spiketrap_desc *>(Top.Desc);
-  uint64_t Threshold = Top.Threshold ? Top.Threshold : globalThresholdTicks;
+  uint64_t Threshold = resolvedThreshold(Top.Threshold);
   // Time in the spiking function's own code may be time in callees adaptive
   // mode switched off: name them, and time them again so a spike that
   // recurs is caught at its own level.
@@ -269,7 +268,7 @@ SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
       const Frame &F = T.Frames[I];
       uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
       Out[I] = {SPIKETRAP_RACY(F.Desc), SPIKETRAP_RACY(F.Start),
-                Thr ? Thr : globalThresholdTicks, SPIKETRAP_RACY(F.ChildTicks)};
+                resolvedThreshold(Thr), SPIKETRAP_RACY(F.ChildTicks)};
     }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     // No call meanwhile and the same depth: every frame copied was open and

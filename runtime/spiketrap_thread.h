@@ -148,6 +148,11 @@ extern __thread ThreadState threadState
 
 // Global threshold in ticks: kNever until start-up has calibrated the clock.
 extern uint64_t globalThresholdTicks SPIKETRAP_INTERNAL;
+// A frame's threshold in ticks: its own or inherited one (Frame::Threshold),
+// else (0) the global one.
+SPIKETRAP_ALWAYS_INLINE uint64_t resolvedThreshold(uint64_t Ticks) {
+  return Ticks ? Ticks : globalThresholdTicks;
+}
 // Whether __spiketrap_exit may take its fast path: the TSC is the clock and
 // no option needs every exit (recent_calls=). False until start-up.
 extern bool exitFastPath SPIKETRAP_INTERNAL;
