@@ -93,14 +93,16 @@ bool rearmOne(spiketrap_desc *C, uint64_t Now) {
   setOff(C, 0);
   return true;
 }
-} // namespace
 
+// D spiked at End (ticks): keep it timed for kKeepCalls more calls, if the
+// budget allows (switched back on if a late probe timed it).
 void adaptKeep(spiketrap_desc *D, uint64_t End) {
   if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED)) {
     setOff(D, 0);
     applyPendingPatchesNow();
   }
 }
+} // namespace
 
 // Per spike, per dlclose, per report: built for size.
 SPIKETRAP_MINSIZE_BEGIN
@@ -126,8 +128,11 @@ uint32_t rearmBelow(spiketrap_desc *D, uint64_t End) {
   }
   return Len;
 }
-} // namespace
 
+// Time spent in D's own code (or in code it calls that is not timed) made a
+// spike: switch its switched-off callees back on (and theirs, below), so a
+// spike in one of them is caught at its own level next time (bounded: see
+// kRearmMax). End: the spike's end, in ticks. Returns how many.
 uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   // A function whose own code is slow (an interpreter loop, a sort) would
   // re-arm its callees at every spike: after kRearmSpikes, its self time is
@@ -141,6 +146,27 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   if (Len)
     applyPendingPatchesNow();
   return Len;
+}
+} // namespace
+
+SpikeCandidates adaptSpike(const Frame &Top, uint64_t End) {
+  auto *D = const_cast<spiketrap_desc *>(Top.Desc);
+  // Time in the spiking function's own code may be time in callees adaptive
+  // mode switched off: name them, and time them again so a spike that
+  // recurs is caught at its own level.
+  SpikeCandidates C;
+  if ((End - Top.Start - Top.ChildTicks) * 2 >=
+      resolvedThreshold(Top.Threshold)) {
+    for (uint32_t I = 0; I < D->num_callees && C.Num < kMaxCandidates; ++I)
+      if (const spiketrap_desc *Callee = calleeAt(D, I);
+          __atomic_load_n(&Callee->off, __ATOMIC_RELAXED))
+        C.Desc[C.Num++] = Callee;
+    if (C.Num)
+      adaptRearmCallees(D, End);
+  }
+  // A function that spiked is what we are looking for: keep timing it.
+  adaptKeep(D, End);
+  return C;
 }
 
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi) {

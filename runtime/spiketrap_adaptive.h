@@ -17,6 +17,7 @@
 
 #include "spiketrap.h"
 #include "spiketrap_defs.h"
+#include "spiketrap_record.h"
 
 #include <stdint.h>
 
@@ -76,15 +77,16 @@ inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
       const_cast<char *>(reinterpret_cast<const char *>(E) + *E));
 }
 
-// D spiked at End (ticks): keep it timed for kKeepCalls more calls, if the
-// budget allows (switched back on if a late probe timed it).
-void adaptKeep(spiketrap_desc *D, uint64_t End);
-
-// Time spent in D's own code (or in code it calls that is not timed) made a
-// spike: switch its switched-off callees back on (and theirs, below), so a
-// spike in one of them is caught at its own level next time (bounded: see
-// kRearmMax). End: the spike's end, in ticks. Returns how many.
-uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End);
+// Adaptive mode's decision on a spike, made before it is recorded: the call
+// of frame Top ran over its threshold, ending at End (ticks). A function
+// that spiked is what we are looking for: it stays timed for kKeepCalls
+// more calls, if the budget allows (switched back on if a late probe timed
+// it). When at least half its threshold was its own time, that time may be
+// in direct callees adaptive mode had switched off: they are returned as
+// the spike's candidates and switched back on (with theirs, below: see
+// kRearmMax), so a spike in one of them is caught at its own level next
+// time.
+SpikeCandidates adaptSpike(const Frame &Top, uint64_t End);
 
 // Before a shared object is unloaded: forget its descriptors.
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi);

@@ -40,6 +40,14 @@ SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
     T.Frames[Depth - 2].ChildTicks += Ticks;
 }
 
+// The call of the frame at Depth - 1 ran over its threshold, ending at End:
+// adaptive mode decides on it first, so its record holds what that found.
+// Out of line: the exits that call it keep no room for the candidates.
+SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
+                              bool Unwound = false) {
+  recordSpike(T, Depth, End, adaptSpike(T.Frames[Depth - 1], End), Unwound);
+}
+
 // The frame at Depth - 1 was left without an exit hook (a longjmp, or an
 // exception through a patchable site or uninstrumented code): a call that
 // had run over its threshold by Now is a spike all the same.
@@ -47,7 +55,7 @@ void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
   const Frame &F = T.Frames[Depth - 1];
   uint64_t Dur = Now - F.Start;
   if (Dur > resolvedThreshold(F.Threshold))
-    recordSpike(T, Depth, Now, /*Unwound=*/true);
+    spike(T, Depth, Now, /*Unwound=*/true);
   chargeParent(T, Depth, Dur);
 }
 
@@ -221,7 +229,7 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     if (Dur * kCloseRatio > Thr)
       countNear(const_cast<spiketrap_desc *>(F.Desc));
     if (Dur > Thr)
-      recordSpike(T, Depth, End);
+      spike(T, Depth, End);
     chargeParent(T, Depth, Dur);
     // After the spike's record: what ran before it, not itself.
     recentPush(T, F, End, Depth - 1);
@@ -238,7 +246,7 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
   countNear(D);
   uint64_t Dur = End - T.Frames[Depth - 1].Start;
   if (Dur > Thr)
-    recordSpike(T, Depth, End);
+    spike(T, Depth, End);
   chargeParent(T, Depth, Dur);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;

@@ -54,6 +54,13 @@ struct KernelLevel {
 
 constexpr uint32_t kMaxCandidates = 4;
 
+// Adaptive mode's candidates for a spike (SpikeRecord::Candidates), named
+// before the spike is recorded (adaptSpike, spiketrap_adaptive.h).
+struct SpikeCandidates {
+  uint32_t Num = 0;
+  const spiketrap_desc *Desc[kMaxCandidates];
+};
+
 struct SpikeRecord {
   uint32_t Committed; // set last, with release: the record is complete
   uint32_t Size;      // bytes of this record, header included

@@ -1,6 +1,5 @@
 //===- spiketrap_spikes.cpp - Spike record arena --------------------------===//
 #include "spiketrap_spikes.h"
-#include "spiketrap_adaptive.h"
 #include "spiketrap_arch.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
@@ -189,40 +188,22 @@ void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
 
 } // namespace
 
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End, bool Unwound) {
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
+                 const SpikeCandidates &Candidates, bool Unwound) {
   uint32_t Messages = 0;
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
   uint32_t Recent = recentCount(T);
   SpikeRecord *R = reserve(Depth, Messages, Recent, T.Kernel);
-  const Frame &Top = T.Frames[Depth - 1];
-  auto *D = const_cast<spiketrap_desc *>(Top.Desc);
-  uint64_t Threshold = resolvedThreshold(Top.Threshold);
-  // Time in the spiking function's own code may be time in callees adaptive
-  // mode switched off: name them, and time them again so a spike that
-  // recurs is caught at its own level.
-  const spiketrap_desc *Candidates[kMaxCandidates];
-  uint32_t NumCandidates = 0;
-  if ((End - Top.Start - Top.ChildTicks) * 2 >= Threshold) {
-    for (uint32_t I = 0; I < D->num_callees && NumCandidates < kMaxCandidates;
-         ++I)
-      if (const spiketrap_desc *C = calleeAt(D, I);
-          __atomic_load_n(&C->off, __ATOMIC_RELAXED))
-        Candidates[NumCandidates++] = C;
-    if (NumCandidates)
-      adaptRearmCallees(D, End);
-  }
-  // A function that spiked is what we are looking for: keep timing it.
-  adaptKeep(D, End);
   if (R) {
     fillRecord(T, R, Depth, End, Messages);
     R->NumRecent = recentCopy(T, const_cast<RecentCall *>(R->recent()), Recent);
     R->HasKernel = sumKernelEvents(T, R->Level, Depth, End,
                                    const_cast<KernelLevel *>(R->kernel()));
-    R->NumCandidates = NumCandidates;
+    R->NumCandidates = Candidates.Num;
     R->Unwound = Unwound;
-    __builtin_memcpy(R->Candidates, Candidates,
-                     NumCandidates * sizeof(Candidates[0]));
+    __builtin_memcpy(R->Candidates, Candidates.Desc,
+                     Candidates.Num * sizeof(Candidates.Desc[0]));
     commit(T, R);
     // The next records' pages, now rather than inside a later spike.
     prefault(uint64_t(reinterpret_cast<char *>(R) - Arena) + R->Size +

@@ -24,12 +24,13 @@ void spikesAfterForkChild();
 // copies owned by the runtime, so the report never reads unmapped memory.
 void spikesDetachRange(uintptr_t Lo, uintptr_t Hi);
 
-// Records the Depth open frames of T, the last of which ends at End.
+// Records the Depth open frames of T, the last of which ends at End, with
+// the Candidates adaptive mode named for it (adaptSpike, decided first).
 // Called from __spiketrap_exit when a call runs over its threshold, and
 // with Unwound from a hook that finds the frame left by an exception or a
 // longjmp (End: then).
 void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
-                 bool Unwound = false);
+                 const SpikeCandidates &Candidates, bool Unwound);
 // Records a frame (between two frame marks) that ran over its budget, as a
 // one-level spike of Desc.
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
