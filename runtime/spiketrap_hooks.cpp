@@ -236,6 +236,10 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     --Depth;
   }
   // else: an exit whose entry we never saw (the thread was busy); ignore it.
+  // Popped last, as in exitNear: once Depth drops, a signal handler's calls
+  // reuse the frames above it and add to the ChildTicks of the frame below,
+  // so what this exit read or wrote there must not move past the store.
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth;
 }
 
