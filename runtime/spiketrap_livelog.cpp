@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_livelog.h"
 #include "spiketrap_background.h"
-#include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_report_formats.h"
 
@@ -53,7 +52,7 @@ void printSpike(Buffer &B, const SpikeRecord &R) {
     return;
   }
   B.format(", ");
-  formatDuration(B, sinceStartNs(Top.Start));
+  formatDuration(B, startNs(Top));
   B.format(" after start\n");
   for (uint32_t I = 0; I < R.Levels; ++I) {
     B.format("  #{:<2} ", I);

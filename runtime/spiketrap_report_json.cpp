@@ -26,11 +26,11 @@ constexpr int kJsonVersion = 1;
 namespace {
 
 // Thresholds: null for a frame that is never reported.
-void jsonThreshold(Buffer &B, uint64_t Ticks) {
-  if (Ticks == kNever)
+void jsonThreshold(Buffer &B, const SpikeLevel &L) {
+  if (uint64_t Ns = thresholdNs(L); Ns == kNever)
     B.format("null");
   else
-    B.format("{}", ticksToNs(Ticks));
+    B.format("{}", Ns);
 }
 
 void writeCommandLine(Buffer &B) {
@@ -92,8 +92,8 @@ void writeRun(Buffer &B, const ReportModel &M) {
   B.format("\",\"start_time_ns\":{},\"duration_ns\":{},\"clock\":\"{}\","
            "\"ticks_per_second\":{},\"threshold_ns\":{},\"max_depth\":{},"
            "\"options_text\":",
-           startRealtimeNs(), sinceStartNs(now()), clockName(),
-           theClock.TicksPerSecond, flags.threshold, kMaxDepth);
+           startRealtimeNs(), runNs(), clockName(), theClock.TicksPerSecond,
+           flags.threshold, kMaxDepth);
   jsonString(B, optionsText());
   B.format(",\"options\":");
   flags.writeJson(B);
@@ -124,7 +124,7 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
       B.format(",\"worst_ns\":{},\"median_ns\":{},\"p95_ns\":{},\"worst_"
                "spike\":{},\"threshold_ns\":",
                S.WorstNs, S.MedianNs, S.P95Ns, S.Worst);
-      jsonThreshold(B, W.Level[W.Levels - 1].Threshold);
+      jsonThreshold(B, W.Level[W.Levels - 1]);
     }
     for (size_t I = 0; I < NumSugg; ++I)
       if (Sugg[I].Function == F)
@@ -154,12 +154,10 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
   jsonString(B, R.ThreadName);
   B.format(",\"function\":{},\"start_ns\":{},\"duration_ns\":{},"
            "\"threshold_ns\":",
-           M.functionId(Top.Desc), sinceStartNs(Top.Start),
-           ticksToNs(R.durationTicks()));
-  jsonThreshold(B, Top.Threshold);
+           M.functionId(Top.Desc), startNs(Top), durationNs(R));
+  jsonThreshold(B, Top);
   B.format(",\"child_spike_ns\":{},\"child_ns\":{},\"leaf\":{},\"parent\":",
-           ticksToNs(M.childSpikeTicks(I)), ticksToNs(Top.ChildTicks),
-           M.covered(I) ? "false" : "true");
+           M.childSpikeNs(I), childNs(Top), M.covered(I) ? "false" : "true");
   if (Parent == kNone)
     B.format("null");
   else
@@ -185,14 +183,14 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
       const RecentCall &RC = R.recent()[C];
       B.format("{}{{\"function\":{},\"start_ns\":{},\"duration_ns\":{},"
                "\"depth\":{}}}",
-               C ? "," : "", M.functionId(RC.Desc), sinceStartNs(RC.Start),
-               ticksToNs(RC.End - RC.Start), RC.Depth);
+               C ? "," : "", M.functionId(RC.Desc), startNs(RC), durationNs(RC),
+               RC.Depth);
     }
     B.push_back(']');
   }
   if (R.LongestWaitDesc) { // the longest wait in the C library inside it
     B.format(",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}}}",
-             waitCallName(R.LongestWaitCall), ticksToNs(R.LongestWaitTicks),
+             waitCallName(R.LongestWaitCall), longestWaitNs(R),
              M.functionId(R.LongestWaitDesc));
     if (R.WaitLowerBound)
       B.format(",\"wait_lower_bound\":true");
@@ -200,14 +198,13 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
   B.format(",\"stack\":[");
   for (uint32_t L = 0; L < R.Levels; ++L) {
     size_t Own = L + 1 == R.Levels ? I : M.ownSpike(I, L);
-    B.format(
-        "{}{{\"function\":{},\"start_ns\":{},\"threshold_ns\":", L ? "," : "",
-        M.functionId(R.Level[L].Desc), sinceStartNs(R.Level[L].Start));
-    jsonThreshold(B, R.Level[L].Threshold);
+    B.format("{}{{\"function\":{},\"start_ns\":{},\"threshold_ns\":",
+             L ? "," : "", M.functionId(R.Level[L].Desc), startNs(R.Level[L]));
+    jsonThreshold(B, R.Level[L]);
     if (Own != kNone)
       B.format(",\"spike\":{}", Own);
     if (R.Level[L].WaitTicks)
-      B.format(",\"wait_ns\":{}", ticksToNs(R.Level[L].WaitTicks));
+      B.format(",\"wait_ns\":{}", waitNs(R.Level[L]));
     if (R.HasKernel) { // kernel_events=1
       const KernelLevel &K = R.kernel()[L];
       B.format(",\"kernel\":{{\"minor_faults\":{},\"major_faults\":{},"
@@ -227,7 +224,7 @@ void writeOpenLevels(Buffer &B, const ReportModel &M, const SpikeLevel *L,
   B.push_back('[');
   for (uint32_t I = 0; I < N; ++I)
     B.format("{}{{\"function\":{},\"start_ns\":{}}}", I ? "," : "",
-             M.functionId(L[I].Desc), sinceStartNs(L[I].Start));
+             M.functionId(L[I].Desc), startNs(L[I]));
   B.push_back(']');
 }
 
@@ -241,8 +238,7 @@ void writeHangs(Buffer &B, const ReportModel &M) {
     jsonString(B, R.ThreadName);
     B.format(",\"function\":{},\"start_ns\":{},\"seen_ns\":{},"
              "\"stuck_ns\":{},\"returned_spike\":",
-             M.functionId(Top.Desc), sinceStartNs(Top.Start),
-             sinceStartNs(R.End), ticksToNs(R.durationTicks()));
+             M.functionId(Top.Desc), startNs(Top), endNs(R), durationNs(R));
     if (size_t Ret = M.hangReturn(I); Ret != kNone)
       B.format("{}", Ret);
     else
@@ -256,7 +252,7 @@ void writeHangs(Buffer &B, const ReportModel &M) {
     const OpenStack &O = M.open(I);
     B.format("{}\n{{\"run\":0,\"tid\":{},\"thread\":", I ? "," : "", O.Tid);
     jsonString(B, O.Name);
-    B.format(",\"at_ns\":{},\"stack\":", sinceStartNs(M.builtAt()));
+    B.format(",\"at_ns\":{},\"stack\":", M.builtAtNs());
     writeOpenLevels(B, M, &M.openLevel(O.First), O.Levels);
     B.push_back('}');
   }

@@ -9,13 +9,50 @@
 
 namespace __spiketrap {
 
-uint64_t thresholdNs(uint64_t Ticks) {
-  return Ticks == kNever ? kNever : ticksToNs(Ticks);
-}
-
+namespace {
 uint64_t sinceStartNs(uint64_t Ticks) {
   return Ticks > theClock.StartTicks ? ticksToNs(Ticks - theClock.StartTicks)
                                      : 0;
+}
+} // namespace
+
+uint64_t durationNs(const SpikeRecord &R) {
+  return ticksToNs(R.durationTicks());
+}
+uint64_t endNs(const SpikeRecord &R) { return sinceStartNs(R.End); }
+uint64_t selfNs(const SpikeRecord &R) {
+  uint64_t D = R.durationTicks(), C = R.Level[R.Levels - 1].ChildTicks;
+  return ticksToNs(C < D ? D - C : 0);
+}
+uint64_t longestWaitNs(const SpikeRecord &R) {
+  return ticksToNs(R.LongestWaitTicks);
+}
+uint64_t runningNs(const SpikeRecord &R, uint32_t L) {
+  uint64_t D = R.durationTicks(), W = R.Level[L].WaitTicks;
+  return ticksToNs(W < D ? D - W : 0);
+}
+uint64_t startNs(const SpikeLevel &L) { return sinceStartNs(L.Start); }
+uint64_t thresholdNs(const SpikeLevel &L) {
+  return L.Threshold == kNever ? kNever : ticksToNs(L.Threshold);
+}
+uint64_t childNs(const SpikeLevel &L) { return ticksToNs(L.ChildTicks); }
+uint64_t waitNs(const SpikeLevel &L) { return ticksToNs(L.WaitTicks); }
+uint64_t startNs(const RecentCall &C) { return sinceStartNs(C.Start); }
+uint64_t durationNs(const RecentCall &C) { return ticksToNs(C.End - C.Start); }
+uint64_t startOffsetNs(const SpikeRecord &R, const RecentCall &C,
+                       bool &Before) {
+  uint64_t Spike = R.Level[R.Levels - 1].Start;
+  Before = C.Start < Spike;
+  return ticksToNs(Before ? Spike - C.Start : C.Start - Spike);
+}
+uint64_t runNs() { return sinceStartNs(now()); }
+
+uint64_t ReportModel::childSpikeNs(size_t I) const {
+  return ticksToNs(ChildTicks[I]);
+}
+uint64_t ReportModel::builtAtNs() const { return sinceStartNs(Now); }
+uint64_t ReportModel::openNs(const SpikeLevel &V) const {
+  return Now > V.Start ? ticksToNs(Now - V.Start) : 0;
 }
 
 bool ReportModel::build() {

@@ -52,8 +52,9 @@ public:
   const SpikeRecord &record(size_t I) const { return *Records[I]; }
   // The record of level L of record I when that call spiked too, else kNone.
   size_t ownSpike(size_t I, uint32_t L) const;
-  // Ticks of record I's duration spent in callees that spiked themselves.
-  uint64_t childSpikeTicks(size_t I) const { return ChildTicks[I]; }
+  // Nanoseconds of record I's duration spent in callees that spiked
+  // themselves.
+  uint64_t childSpikeNs(size_t I) const;
   // Shown as a level of a deeper spike rather than on its own.
   bool covered(size_t I) const { return Covered[I]; }
 
@@ -69,11 +70,13 @@ public:
   const SpikeRecord &hang(size_t I) const { return *Hangs[I]; }
   size_t hangReturn(size_t I) const { return HangReturns[I]; }
 
-  // Every thread's open calls when the model was built; Now: then, in ticks.
+  // Every thread's open calls when the model was built, and when that was
+  // (since start-up); how long level V had been open then.
   size_t numOpen() const { return NumOpen; }
   const OpenStack &open(size_t I) const { return Open[I]; }
   const SpikeLevel &openLevel(size_t I) const { return OpenLevels[I]; }
-  uint64_t builtAt() const { return Now; }
+  uint64_t builtAtNs() const;
+  uint64_t openNs(const SpikeLevel &V) const;
 
   // Every function in any stack (of a spike, a hang or an open call) or
   // named as a candidate, by id: those that
@@ -132,10 +135,26 @@ template <typename Fn> void forEachCandidate(const SpikeRecord &R, Fn F) {
     F(R.Candidates[I]);
 }
 
-// Threshold ticks as nanoseconds; kNever (an ignored frame) stays kNever.
-uint64_t thresholdNs(uint64_t Ticks);
-// Ticks since start-up as nanoseconds (0 for times before it).
-uint64_t sinceStartNs(uint64_t Ticks);
+// The times of a record in nanoseconds, as every format shows them: the
+// records hold the clock's ticks, and only the model converts them. Points
+// in time count from start-up (0 for times before it); a threshold of
+// kNever (an ignored frame) stays kNever.
+uint64_t durationNs(const SpikeRecord &R); // its spiking call (a hang: open)
+uint64_t endNs(const SpikeRecord &R);      // the spike's end, a hang's look
+uint64_t selfNs(const SpikeRecord &R);     // in its spiking call's own code
+uint64_t longestWaitNs(const SpikeRecord &R);
+// R's duration that level L of it did not spend waiting.
+uint64_t runningNs(const SpikeRecord &R, uint32_t L);
+uint64_t startNs(const SpikeLevel &L);
+uint64_t thresholdNs(const SpikeLevel &L);
+uint64_t childNs(const SpikeLevel &L); // in timed callees that had returned
+uint64_t waitNs(const SpikeLevel &L);  // waiting in the C library
+uint64_t startNs(const RecentCall &C);
+uint64_t durationNs(const RecentCall &C);
+// How long before (Before) or after R's spiking call recent call C began.
+uint64_t startOffsetNs(const SpikeRecord &R, const RecentCall &C, bool &Before);
+// The run so far.
+uint64_t runNs();
 
 } // namespace __spiketrap
 

@@ -20,11 +20,11 @@ namespace __spiketrap {
 
 void printSpikeHeadline(Buffer &B, const SpikeRecord &R) {
   const SpikeLevel &Top = R.Level[R.Levels - 1];
-  formatDuration(B, ticksToNs(R.durationTicks()));
+  formatDuration(B, durationNs(R));
   B.format(" in ");
   printLocation(B, Top.Desc);
   B.format(", threshold ");
-  formatDuration(B, thresholdNs(Top.Threshold));
+  formatDuration(B, thresholdNs(Top));
 }
 
 namespace {
@@ -58,7 +58,7 @@ void printSummary(Buffer &B, const ReportModel &M) {
     printDurationCell(B, S.WorstNs);
     printDurationCell(B, S.MedianNs);
     printDurationCell(B, S.P95Ns);
-    printDurationCell(B, thresholdNs(W.Level[W.Levels - 1].Threshold));
+    printDurationCell(B, thresholdNs(W.Level[W.Levels - 1]));
     // calls is a plain increment shared by threads: never below the spikes.
     uint64_t Calls =
         std::max(__atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED), S.Spikes);
@@ -119,23 +119,23 @@ void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
 // How much of a level that spiked (its record O) waited in the C library,
 // on what, from where; the rest it was running (or preempted).
 void printWaits(Buffer &B, const SpikeRecord &O, uint32_t L) {
-  uint64_t Wait = O.Level[L].WaitTicks, Dur = O.durationTicks();
+  uint64_t Wait = O.Level[L].WaitTicks;
   if (!Wait || !O.LongestWaitDesc)
     return;
   B.format("        waited {}", O.WaitLowerBound ? "at least " : "");
-  formatDuration(B, ticksToNs(Wait));
+  formatDuration(B, waitNs(O.Level[L]));
   // Waits of O's spiking call are inside every level of it.
   bool Longest = O.LongestWaitTicks && O.LongestWaitTicks < Wait;
   if (Longest) {
     B.format(" (longest ");
-    formatDuration(B, ticksToNs(O.LongestWaitTicks));
+    formatDuration(B, longestWaitNs(O));
   }
   B.format(" in {} from ", waitCallName(O.LongestWaitCall));
   printLocation(B, O.LongestWaitDesc);
   if (Longest)
     B.push_back(')');
   B.format("; running {}", O.WaitLowerBound ? "at most " : "");
-  formatDuration(B, ticksToNs(Wait < Dur ? Dur - Wait : 0));
+  formatDuration(B, runningNs(O, L));
   B.push_back('\n');
 }
 
@@ -202,16 +202,16 @@ void printRecent(Buffer &B, const SpikeRecord &R) {
   B.format("  the last {} timed calls on this thread (of {} kept), in the "
            "order they returned; start relative to the spike's:\n",
            R.NumRecent - First, R.NumRecent);
-  uint64_t Spike = R.Level[R.Levels - 1].Start;
   for (uint32_t I = First; I < R.NumRecent; ++I) {
     const RecentCall &C = R.recent()[I];
-    B.format("    {}", C.Start < Spike ? "-" : "+");
-    formatDuration(
-        B, ticksToNs(C.Start < Spike ? Spike - C.Start : C.Start - Spike));
+    bool Before;
+    uint64_t Offset = startOffsetNs(R, C, Before);
+    B.format("    {}", Before ? "-" : "+");
+    formatDuration(B, Offset);
     B.format("  {:{}}", "", 2 * C.Depth);
     printLocation(B, C.Desc);
     B.format("  ");
-    formatDuration(B, ticksToNs(C.End - C.Start));
+    formatDuration(B, durationNs(C));
     B.push_back('\n');
   }
 }
@@ -224,7 +224,7 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
            R.Tid);
   if (R.Frame)
     B.format("frame {}, ", R.Frame);
-  formatDuration(B, sinceStartNs(R.Level[R.Levels - 1].Start));
+  formatDuration(B, startNs(R.Level[R.Levels - 1]));
   B.format(" after start");
   if (R.Signo)
     B.format(", in a SIG{} handler", sigName(R.Signo));
@@ -249,16 +249,16 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
     if (Own != kNone) {
       const SpikeRecord &O = M.record(Own);
       padTo(B, Col, Width);
-      formatDuration(B, ticksToNs(O.durationTicks()));
+      formatDuration(B, durationNs(O));
       B.format(" > ");
-      formatDuration(B, thresholdNs(O.Level[L].Threshold));
+      formatDuration(B, thresholdNs(O.Level[L]));
       // Self time against time in timed callees (and those that spiked).
       uint64_t Child = O.Level[L].ChildTicks;
       if (Child && Child <= O.durationTicks()) {
         B.format(" (self ");
-        formatDuration(B, ticksToNs(O.durationTicks() - Child));
+        formatDuration(B, selfNs(O));
         B.format(", callees ");
-        formatDuration(B, ticksToNs(Child));
+        formatDuration(B, childNs(O.Level[L]));
         B.push_back(')');
       }
     }
@@ -283,13 +283,13 @@ void printHangs(Buffer &B, const ReportModel &M) {
     B.format("hang: ");
     printLocation(B, R.Level[R.Levels - 1].Desc);
     B.format(" showed no sign of life for ");
-    formatDuration(B, ticksToNs(R.durationTicks()));
+    formatDuration(B, durationNs(R));
     B.format(", thread {} (tid {}), ", R.ThreadName[0] ? R.ThreadName : "?",
              R.Tid);
-    formatDuration(B, sinceStartNs(R.End));
+    formatDuration(B, endNs(R));
     if (size_t Ret = M.hangReturn(I); Ret != kNone) {
       B.format(" after start; it returned after ");
-      formatDuration(B, ticksToNs(M.record(Ret).durationTicks()));
+      formatDuration(B, durationNs(M.record(Ret)));
       B.push_back('\n');
     } else {
       B.format(" after start; it had not returned when this report was "
@@ -311,8 +311,7 @@ void printOpen(Buffer &B, const ReportModel &M) {
     for (uint32_t L = 0; L < O.Levels; ++L) {
       const SpikeLevel &V = M.openLevel(O.First + L);
       B.format(L ? " > {} " : " {} ", __spiketrap_desc_name(V.Desc));
-      formatDuration(B, M.builtAt() > V.Start ? ticksToNs(M.builtAt() - V.Start)
-                                              : 0);
+      formatDuration(B, M.openNs(V));
     }
     B.push_back('\n');
   }
