@@ -32,9 +32,12 @@ library only.
 """
 
 import argparse
+import os
+import sys
 
 from . import (clickhouse, compare, convert, export, gate, run, summary,
                validate)
+from .errors import BAD_INPUT, BadInput, CannotWrite
 
 # The subcommands in the order --help lists them; each module's register()
 # adds its parser and sets main (and after_dashes=[] when the words after
@@ -60,4 +63,16 @@ def main(argv):
     args = ap.parse_args(argv)
     if takes_rest:
         args.after_dashes = after
-    return args.main(args)
+    try:
+        return args.main(args)
+    except BadInput as e:
+        print("spiketrap-report: %s" % e, file=sys.stderr)
+        return BAD_INPUT
+    except CannotWrite as e:
+        print("spiketrap-report: %s" % e, file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`| head`): no traceback, and no second
+        # error when Python flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

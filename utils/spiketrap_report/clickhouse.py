@@ -1,10 +1,14 @@
 """spiketrap-report ingest: fleet rows into ClickHouse over its HTTP
 interface (utils/clickhouse/schema.sql, docs/fleet.md)."""
+import argparse
 import json
 import sys
+import urllib.error
+import urllib.parse
+import urllib.request
 
-from . import model
-from .errors import fail
+from . import model, net
+from .errors import BAD_INPUT, fail
 from .fleet import FLEET_VERSION, fleet_rows, row_json
 
 # One INSERT carries at most this many rows (--batch-rows) or bytes: memory
@@ -16,9 +20,6 @@ INGEST_BATCH_BYTES = 16 << 20
 def clickhouse_post(url, params, body):
     """POSTs body to ClickHouse's HTTP interface; (response text, None) or
     (None, error message)."""
-    import urllib.error  # here: other commands do not pay for loading it
-    import urllib.parse
-    import urllib.request
     request = urllib.request.Request(
         url.rstrip("/") + "/?" + urllib.parse.urlencode(params), data=body,
         method="POST")
@@ -26,8 +27,8 @@ def clickhouse_post(url, params, body):
         with urllib.request.urlopen(request, timeout=300) as response:
             return response.read().decode("utf-8", "replace"), None
     except urllib.error.HTTPError as e:
-        return None, "%s: %s" % (url, e.read().decode("utf-8", "replace").strip())
-    except (urllib.error.URLError, OSError) as e:
+        return None, "%s: %s" % (url, e.read(4096).decode("utf-8", "replace").strip())
+    except net.FAILURES as e:
         return None, "%s: %s" % (url, getattr(e, "reason", e))
 
 
@@ -71,8 +72,6 @@ def ingest(args):
     rows sent in batches of at most --batch-rows rows or
     INGEST_BATCH_BYTES bytes. A run's row goes in after its spikes, so a
     run in the runs table is a complete one."""
-    if args.batch_rows < 1:
-        fail("ingest: --batch-rows must be at least 1")
     errors = [0]
     batches = {"spike": [[], 0], "run": [[], 0]}
     tables = {"spike": "spikes", "run": "runs"}
@@ -113,18 +112,29 @@ def ingest(args):
         print("ingested %d reports: %d runs, %d spikes into %s (database %s)"
               % (reports, counts["run"], counts["spike"], args.clickhouse,
                  args.database), file=sys.stderr)
-    return 1 if errors[0] else 0
+    return BAD_INPUT if errors[0] else 0
+
+
+def positive(text):
+    """--batch-rows: a whole number, at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be a whole number, at least 1: %r" % text)
+    return n
 
 
 def register(sub):
     p = sub.add_parser("ingest", help="load reports into ClickHouse "
                        "(docs/fleet.md)")
-    p.add_argument("--clickhouse", required=True, metavar="URL",
+    p.add_argument("--clickhouse", required=True, metavar="URL", type=net.http_url,
                    help="ClickHouse's HTTP interface, http://localhost:8123")
     p.add_argument("--database", default="spiketrap",
                    help="the database with the runs and spikes tables "
                         "(default: spiketrap)")
-    p.add_argument("--batch-rows", type=int, default=INGEST_BATCH_ROWS,
+    p.add_argument("--batch-rows", type=positive, default=INGEST_BATCH_ROWS,
                    metavar="N", help="rows per INSERT at most (default: %d)"
                    % INGEST_BATCH_ROWS)
     p.add_argument("-q", "--quiet", action="store_true",

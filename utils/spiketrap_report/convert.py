@@ -1,10 +1,8 @@
 """spiketrap-report convert and merge: a report in another format, and
 several reports in one. FORMATS is every format they (and run) write."""
 import json
-import sys
 
-from . import model
-from .errors import fail
+from . import model, output
 from .folded import folded
 from .html import html
 from .suggest_list import suggest_list
@@ -13,14 +11,14 @@ from .trace import trace
 FORMATS = {"json": lambda rep: json.dumps(rep, indent=1) + "\n",
            "trace": trace, "folded": folded, "html": html,
            "suggest-list": suggest_list}
+# The formats that carry the program's command line: their files are 0600,
+# as the runtime's reports are.
+PRIVATE = {"json", "html"}
 
 
-def write_output(path, text):
-    if path == "-":
-        sys.stdout.write(text)
-        return
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+def write_output(path, fmt, rep):
+    """The report in format fmt to path ("-": stdout)."""
+    output.write(path, FORMATS[fmt](rep), fmt in PRIVATE)
 
 
 def register(sub):
@@ -36,17 +34,11 @@ def register(sub):
 
 
 def convert(args):
-    return write(args.output, FORMATS[args.to](model.filtered(args)))
+    write_output(args.output, args.to, model.filtered(args))
+    return 0
 
 
 def merge(args):
-    return write(args.output, FORMATS["json"](
-        model.merge([model.load(p) for p in args.reports])))
-
-
-def write(path, text):
-    try:
-        write_output(path, text)
-    except OSError as e:
-        fail("%s: %s" % (e.filename, e.strerror))
+    write_output(args.output, "json",
+                 model.merge([model.load(p) for p in args.reports]))
     return 0

@@ -1,4 +1,5 @@
 """spiketrap-report export: the spikes for other systems (docs/fleet.md)."""
+from . import net
 from .fleet import export_jsonl
 from .otlp import export_otlp
 
@@ -14,7 +15,7 @@ def register(sub):
                    help="the file to write ('-': stdout, the default)")
     p.add_argument("--rows", choices=("all", "runs", "spikes"), default="all",
                    help="jsonl: which rows to write (default: all)")
-    p.add_argument("--endpoint", metavar="URL", help="otlp: also POST each "
+    p.add_argument("--endpoint", metavar="URL", type=net.http_url, help="otlp: also POST each "
                    "request to this OTLP/HTTP receiver (http://host:4318; "
                    "/v1/traces is added when the URL has no path)")
     p.add_argument("reports", nargs="+", metavar="REPORT|DIR")

@@ -2,11 +2,10 @@
 export --format jsonl and ingest."""
 import json
 import os
-import sys
 import time
 
-from . import model
-from .errors import fail
+from . import model, output
+from .errors import BAD_INPUT
 
 # The row schema's version (docs/fleet.md): bump when a column changes
 # meaning or goes away; adding columns keeps it.
@@ -141,23 +140,13 @@ def row_json(row):
 
 def export_jsonl(args):
     """One JSON object per line: each run's row ("type":"run") before its
-    spikes' rows ("type":"spike"); --rows keeps one kind."""
+    spikes' rows ("type":"spike"); --rows keeps one kind. Written row by
+    row: memory holds one report, not its rows. Run rows carry the command
+    line: the file is 0600."""
     errors = [0]
-    try:
-        out = sys.stdout if args.output == "-" else \
-            open(args.output, "w", encoding="utf-8")
-    except OSError as e:
-        fail("%s: %s" % (e.filename, e.strerror))
-    try:
+    with output.output(args.output, private=True) as out:
         for _, rep in model.reports_each(args.reports, errors):
-            lines = ['{"type":"%s",%s' % (kind, row_json(row)[1:])
-                     for kind, row in fleet_rows(rep)
-                     if args.rows in ("all", kind + "s")]
-            if lines:
-                out.write("\n".join(lines) + "\n")
-    except OSError as e:
-        fail("%s: %s" % (args.output, e.strerror))
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    return 1 if errors[0] else 0
+            for kind, row in fleet_rows(rep):
+                if args.rows in ("all", kind + "s"):
+                    out.write('{"type":"%s",%s\n' % (kind, row_json(row)[1:]))
+    return BAD_INPUT if errors[0] else 0

@@ -4,6 +4,7 @@ import math
 import sys
 
 from . import model
+from .errors import BAD_INPUT, BadInput
 from .model import fmt_duration
 from .stats import benjamini_hochberg, fisher_greater, mann_whitney_u, p95
 
@@ -18,8 +19,8 @@ def gate_runs(paths, side):
     for path in files:
         try:
             rep = model.read_report(path)
-        except ValueError as e:
-            gate_fail("%s: %s" % (path, e))
+        except BadInput as e:
+            gate_fail(str(e))
         if len(rep["runs"]) != 1:
             gate_fail("%s holds %d runs: gate compares runs, give it each "
                       "run's own report, not a merged one" % (path, len(rep["runs"])))
@@ -37,8 +38,9 @@ def gate_runs(paths, side):
 
 
 def gate_fail(msg):
+    """Input gate cannot judge: one line, status 2 (a verdict is 0 or 1)."""
     print("spiketrap-report gate: " + msg, file=sys.stderr)
-    sys.exit(2)
+    sys.exit(BAD_INPUT)
 
 
 def spike_rate(run, fn, per_frames):
@@ -84,7 +86,8 @@ def gate_tests(base, cand, per_frames, args):
             rows.append(dict(row, change=None, p=None, big=False,
                              note="spiked in %d and %d runs" % tuple(map(len, p95s))))
         else:
-            change = (mid[1] - mid[0]) * 100 / mid[0]
+            change = (mid[1] - mid[0]) * 100 / mid[0] if mid[0] else \
+                (math.inf if mid[1] else 0.0)
             rows.append(dict(row, change=change, p=mann_whitney_u(*p95s)[1],
                              big=change >= args.min_effect_pct and
                              mid[1] - mid[0] >= args.min_effect_ms * 1e6))

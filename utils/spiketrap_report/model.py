@@ -1,12 +1,14 @@
 """The report model: the one module that knows the JSON report's shape
 (docs/report-format.md; docs/report-schema.json is its formal half).
 
-Reading (read_report, load, report_paths, reports_each), the schema and
-link checks, merging several reports into one, filtering spikes, the
-per-function statistics and suggestions, a run's identity, and durations
-as the runtime prints them. Other modules take the dicts this module hands
-out and read their fields; links between records go through the helpers
-here (function_key, run_meta).
+Every subcommand reads reports through read_report (or load, reports_each):
+a report is parsed, checked against the schema, its links checked (ids
+point at records that exist), before any other module touches it; the rest
+of the package may then index it freely. Here too: merging several reports
+into one, filtering spikes, the per-function statistics and suggestions, a
+run's identity, and durations as the runtime prints them. Other modules
+take the dicts this module hands out and read their fields; links between
+records go through the helpers here (function_key, run_meta, relink).
 """
 import argparse
 import json
@@ -14,8 +16,8 @@ import os
 import re
 import sys
 
-from . import DATA
-from .errors import fail
+from . import DATA, schema
+from .errors import BadInput, fail
 
 VERSION = 1
 # docs/report-schema.json: installed beside the package, in the source tree
@@ -56,28 +58,129 @@ def is_control(c):
     return ord(c) < 0x20 or ord(c) == 0x7f
 
 
-# --- loading ---------------------------------------------------------------
+# --- loading and checking -------------------------------------------------
+
+def _no_constant(name):
+    raise ValueError("%s is not a JSON number" % name)
+
+
+def parse(path):
+    """The JSON value in the file at path; BadInput saying why not."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(path, e.strerror or str(e))
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError as e:
+        raise BadInput(path, "not UTF-8 (byte %d)" % e.start)
+    except RecursionError:
+        raise BadInput(path, "nested too deeply")
+    except ValueError as e:
+        raise BadInput(path, "not JSON: %s" % e)
+
+
+_checker = []
+
+
+def _schema_check():
+    """docs/report-schema.json, compiled once (schema.py)."""
+    if not _checker:
+        try:
+            with open(SCHEMA, encoding="utf-8") as f:
+                _checker.append(schema.compile_schema(json.load(f)))
+        except (OSError, ValueError) as e:
+            fail("cannot read the schema %s: %s" % (SCHEMA, e))
+    return _checker[0]
+
+
+class _Enough(Exception):
+    pass
+
+
+def problems(rep, limit=None):
+    """What is wrong with a report ("$.spikes[3].run: ..."), at most limit
+    of them: the schema's verdict, then, on the shape it guarantees, the
+    links a schema cannot say (ids point at records that exist)."""
+    if not isinstance(rep, dict) or rep.get("format") != "spiketrap-report":
+        return ["not a spiketrap JSON report"]
+    if rep.get("version") != VERSION:
+        return ["report version %s; this tool reads version %d"
+                % (schema.shown(rep.get("version")), VERSION)]
+    found = []
+
+    def problem(item):
+        found.append("%s: %s" % (schema.where(item[0], item[1]), item[2]))
+        if limit is not None and len(found) >= limit:
+            raise _Enough
+
+    try:
+        _schema_check()(rep, problem)
+        if not found:
+            _link_problems(rep, lambda at, text: problem((None, at, text)))
+    except _Enough:
+        pass
+    return found
+
+
+def _link_problems(rep, problem):
+    runs, fns, spikes = len(rep["runs"]), len(rep["functions"]), len(rep["spikes"])
+
+    def link(at, value, count, what):
+        if value is not None and value >= count:
+            problem(at, "%d, but the report has %d %s" % (value, count, what))
+
+    for i, f in enumerate(rep["functions"]):
+        if f["id"] != i:
+            problem("$.functions[%d].id" % i, "%d, expected %d" % (f["id"], i))
+        link("$.functions[%d].worst_spike" % i, f.get("worst_spike"), spikes, "spikes")
+    for i, s in enumerate(rep["spikes"]):
+        at = "$.spikes[%d]" % i
+        if s["id"] != i:
+            problem(at + ".id", "%d, expected %d" % (s["id"], i))
+        link(at + ".run", s["run"], runs, "runs")
+        link(at + ".function", s["function"], fns, "functions")
+        link(at + ".parent", s["parent"], spikes, "spikes")
+        for j, level in enumerate(s["stack"]):
+            link("%s.stack[%d].function" % (at, j), level["function"], fns, "functions")
+            link("%s.stack[%d].spike" % (at, j), level.get("spike"), spikes, "spikes")
+        if s["stack"][-1]["function"] != s["function"]:
+            problem(at + ".stack", "its last level is not the spiking function")
+        if "longest_wait" in s:
+            link(at + ".longest_wait.function", s["longest_wait"]["function"], fns,
+                 "functions")
+        for j, call in enumerate(s.get("recent", ())):
+            link("%s.recent[%d].function" % (at, j), call["function"], fns, "functions")
+        for j, f in enumerate(s.get("untimed_callees", ())):
+            link("%s.untimed_callees[%d]" % (at, j), f, fns, "functions")
+    for kind in ("hangs", "open"):
+        for i, h in enumerate(rep.get(kind, ())):
+            at = "$.%s[%d]" % (kind, i)
+            link(at + ".run", h["run"], runs, "runs")
+            if kind == "hangs":
+                link(at + ".function", h["function"], fns, "functions")
+                link(at + ".returned_spike", h["returned_spike"], spikes, "spikes")
+            for j, level in enumerate(h["stack"]):
+                link("%s.stack[%d].function" % (at, j), level["function"], fns,
+                     "functions")
+
 
 def read_report(path):
-    """The report at path; ValueError saying what is wrong with it."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
-    except OSError as e:
-        raise ValueError(e.strerror or str(e))
-    if not isinstance(report, dict) or report.get("format") != "spiketrap-report":
-        raise ValueError("not a spiketrap JSON report")
-    if report.get("version") != VERSION:
-        raise ValueError("report version %r; this tool reads version %d"
-                         % (report.get("version"), VERSION))
-    return report
+    """The report at path, checked: parsed, against the schema, its links.
+    BadInput naming the first problem."""
+    rep = parse(path)
+    found = problems(rep, limit=2)
+    if found:
+        raise BadInput(path, found[0] + (
+            " (and more: spiketrap-report validate lists them)"
+            if len(found) > 1 else ""))
+    return rep
 
 
-def load(path):
-    try:
-        return read_report(path)
-    except ValueError as e:
-        fail("%s: %s" % (path, e))
+# The commands that stop at the first bad report: cli.main says what is
+# wrong and exits with status 2.
+load = read_report
 
 
 def report_paths(paths):
@@ -95,84 +198,16 @@ def report_paths(paths):
 
 
 def reports_each(paths, errors):
-    """(path, report) for each readable report, one at a time: memory holds
-    one report. A file that is not one is named on stderr and counted in
-    errors[0]; the rest go on (one truncated file of a fleet's 10,000 must
-    not stop the load)."""
+    """(path, report) for each good report, one at a time: memory holds
+    one report. A bad one is named on stderr and counted in errors[0]; the
+    rest go on (one truncated file of a fleet's 10,000 must not stop the
+    load; the command then exits with status 2)."""
     for path in report_paths(paths):
         try:
             yield path, read_report(path)
-        except ValueError as e:
-            print("spiketrap-report: %s: %s (skipped)" % (path, e), file=sys.stderr)
+        except BadInput as e:
+            print("spiketrap-report: %s (skipped)" % e, file=sys.stderr)
             errors[0] += 1
-
-
-# --- the schema and the links ----------------------------------------------
-
-def check(value, schema, root, path, errors):
-    """A JSON Schema subset: what docs/report-schema.json uses."""
-    if "$ref" in schema:
-        schema = root["$defs"][schema["$ref"].rsplit("/", 1)[1]]
-    types = schema.get("type")
-    if types:
-        names = types if isinstance(types, list) else [types]
-        ok = {"object": dict, "array": list, "string": str, "boolean": bool,
-              "null": type(None)}
-        def is_type(t):
-            if t == "integer":
-                return isinstance(value, int) and not isinstance(value, bool)
-            return isinstance(value, ok[t])
-        if not any(is_type(t) for t in names):
-            errors.append("%s: expected %s, got %r" % (path, types, value))
-            return
-    if "const" in schema and value != schema["const"]:
-        errors.append("%s: expected %r" % (path, schema["const"]))
-    if "pattern" in schema and isinstance(value, str) and \
-            not re.search(schema["pattern"], value):
-        errors.append("%s: %r does not match %r" % (path, value, schema["pattern"]))
-    if "enum" in schema and value not in schema["enum"]:
-        errors.append("%s: %r is not one of %r" % (path, value, schema["enum"]))
-    if "minimum" in schema and isinstance(value, int) and not isinstance(value, bool) \
-            and value < schema["minimum"]:
-        errors.append("%s: %r is below %r" % (path, value, schema["minimum"]))
-    if isinstance(value, dict):
-        for key in schema.get("required", []):
-            if key not in value:
-                errors.append("%s: missing %r" % (path, key))
-        for key, sub in schema.get("properties", {}).items():
-            if key in value:
-                check(value[key], sub, root, path + "." + key, errors)
-    if isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            check(item, schema["items"], root, "%s[%d]" % (path, i), errors)
-
-
-def problems(rep):
-    """What is wrong with a report: the schema's verdict, then the links a
-    schema cannot say (ids point at records that exist)."""
-    with open(SCHEMA, encoding="utf-8") as f:
-        schema = json.load(f)
-    errors = []
-    check(rep, schema, schema, "$", errors)
-    nf, ns = len(rep["functions"]), len(rep["spikes"])
-    for i, f in enumerate(rep["functions"]):
-        if f["id"] != i:
-            errors.append("$.functions[%d].id: %r, expected %d" % (i, f["id"], i))
-    for i, s in enumerate(rep["spikes"]):
-        refs = [s["function"]] + [l["function"] for l in s["stack"]] + \
-            ([s["longest_wait"]["function"]] if "longest_wait" in s else [])
-        if s["id"] != i or s["run"] >= len(rep["runs"]) or max(refs) >= nf or \
-                (s["parent"] is not None and s["parent"] >= ns) or \
-                any(l.get("spike", 0) >= ns for l in s["stack"]) or \
-                s["stack"][-1]["function"] != s["function"]:
-            errors.append("$.spikes[%d]: ids do not link up" % i)
-    for kind in ("hangs", "open"):
-        for i, h in enumerate(rep.get(kind, [])):
-            refs = [h.get("function", 0)] + [l["function"] for l in h["stack"]]
-            if h["run"] >= len(rep["runs"]) or max(refs) >= nf or \
-                    (h.get("returned_spike") or 0) >= max(ns, 1):
-                errors.append("$.%s[%d]: ids do not link up" % (kind, i))
-    return errors
 
 
 # --- records and their links -----------------------------------------------
@@ -194,33 +229,37 @@ def run_meta(run):
                                                      run["start_time_ns"])}
 
 
-def relink(record, fmap, run_base=0, spike_id=None, **ids):
-    """A copy of a spike, hang or open-calls record with its function ids
-    mapped through fmap, its run moved by run_base, and each spike link
-    (parent, returned_spike, stack[].spike) passed through spike_id (None:
-    the link goes). ids: new values of plain fields (its own "id")."""
+def relink(kind, record, fmap, run_base=0, spike_id=None, **ids):
+    """A copy of a record of kind "spike", "hang" or "open" with its
+    function ids mapped through fmap, its run moved by run_base, and each
+    spike link (parent, returned_spike, stack[].spike) passed through
+    spike_id (None: the link goes). ids: new values of plain fields (its
+    own "id"). Only the members the schema gives the kind are links."""
     record = dict(record, **ids)
     record["run"] += run_base
-    if "function" in record:
+    if kind != "open":
         record["function"] = fmap[record["function"]]
-    if "longest_wait" in record:
-        record["longest_wait"] = dict(record["longest_wait"],
-                                      function=fmap[record["longest_wait"]["function"]])
-    for key in ("parent", "returned_spike"):
-        if record.get(key) is not None:
-            record[key] = spike_id(record[key])
+    link = "parent" if kind == "spike" else "returned_spike" if kind == "hang" else None
+    if link and record[link] is not None:
+        record[link] = spike_id(record[link])
     stack = []
     for level in record["stack"]:
         level = dict(level, function=fmap[level["function"]])
-        if "spike" in level:
+        if kind == "spike" and "spike" in level:
             level["spike"] = spike_id(level["spike"])
             if level["spike"] is None:
                 del level["spike"]
         stack.append(level)
     record["stack"] = stack
-    if "recent" in record:
-        record["recent"] = [dict(c, function=fmap[c["function"]])
-                            for c in record["recent"]]
+    if kind == "spike":
+        if "longest_wait" in record:
+            record["longest_wait"] = dict(record["longest_wait"],
+                                          function=fmap[record["longest_wait"]["function"]])
+        if "recent" in record:
+            record["recent"] = [dict(c, function=fmap[c["function"]])
+                                for c in record["recent"]]
+        if "untimed_callees" in record:
+            record["untimed_callees"] = [fmap[f] for f in record["untimed_callees"]]
     return record
 
 
@@ -249,13 +288,13 @@ def merge(reports):
             fmap.append(ids[key])
         moved = lambda i: i + spike_base
         for s in rep["spikes"]:
-            out["spikes"].append(relink(s, fmap, run_base, moved,
+            out["spikes"].append(relink("spike", s, fmap, run_base, moved,
                                         id=s["id"] + spike_base))
         for h in rep.get("hangs", []):
-            out["hangs"].append(relink(h, fmap, run_base, moved,
+            out["hangs"].append(relink("hang", h, fmap, run_base, moved,
                                        id=len(out["hangs"])))
         for o in rep.get("open", []):
-            out["open"].append(relink(o, fmap, run_base))
+            out["open"].append(relink("open", o, fmap, run_base))
     return restat(out)
 
 
@@ -321,9 +360,9 @@ def filter_spikes(rep, thread=None, function=None, min_duration=None):
     # Renumber; links to spikes that were filtered out go.
     new_id = {s["id"]: i for i, s in enumerate(kept)}
     identity = list(range(len(fns)))
-    spikes = [relink(s, identity, spike_id=new_id.get, id=new_id[s["id"]])
+    spikes = [relink("spike", s, identity, spike_id=new_id.get, id=new_id[s["id"]])
               for s in kept]
-    hangs = [relink(h, identity, spike_id=new_id.get)
+    hangs = [relink("hang", h, identity, spike_id=new_id.get)
              for h in rep.get("hangs", [])]
     covered = {l["spike"] for s in spikes for l in s["stack"][:-1] if "spike" in l}
     child = {}
@@ -340,10 +379,20 @@ def filter_spikes(rep, thread=None, function=None, min_duration=None):
     return restat(filtered)
 
 
+def regex(text):
+    """A --function value: a regular expression Python compiles."""
+    try:
+        re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError("not a regular expression: %s" % e)
+    return text
+
+
 def add_filters(p):
     """The filter options and the reports they apply to (summary, convert)."""
     p.add_argument("--thread", help="only spikes on this thread (name or tid)")
-    p.add_argument("--function", help="only spikes in functions matching this regex")
+    p.add_argument("--function", type=regex,
+                   help="only spikes in functions matching this regex")
     p.add_argument("--min-duration", type=duration_ns,
                    help="only spikes at least this long (500us, 2ms, 1s)")
     p.add_argument("reports", nargs="+", metavar="REPORT")

@@ -1,6 +1,7 @@
 """export --format otlp: OTLP/JSON traces, one per spike, written to a file
 (the Collector's otlpjsonfile receiver) or POSTed to an OTLP/HTTP receiver
 (docs/fleet.md)."""
+import contextlib
 import hashlib
 import json
 import os
@@ -9,8 +10,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from . import model
-from .errors import fail
+from . import model, net, output
 
 # Spikes per ExportTraceServiceRequest (one line of the file, one POST).
 OTLP_BATCH = 500
@@ -170,15 +170,16 @@ def otlp_post(endpoint, body):
             answer = resp.read()
     except urllib.error.HTTPError as e:
         return "%s: HTTP %d %s" % (url, e.code, e.reason)
-    except (urllib.error.URLError, OSError) as e:
+    except net.FAILURES as e:
         return "%s: %s" % (url, getattr(e, "reason", e))
     try:  # a partial success names the spans it rejected
-        partial = json.loads(answer or b"{}").get("partialSuccess") or {}
-    except (ValueError, AttributeError):
-        partial = {}
-    if int(partial.get("rejectedSpans") or 0):
-        return "%s: %s spans rejected: %s" % (
-            url, partial["rejectedSpans"], partial.get("errorMessage", ""))
+        partial = json.loads(answer or b"{}")["partialSuccess"]
+        rejected = int(partial["rejectedSpans"])
+    except (ValueError, TypeError, KeyError):
+        return None
+    if rejected:
+        return "%s: %d spans rejected: %s" % (
+            url, rejected, str(partial.get("errorMessage", ""))[:200])
     return None
 
 
@@ -186,16 +187,13 @@ def export_otlp(args):
     """Writes one ExportTraceServiceRequest per line (the Collector's
     otlpjsonfile receiver reads this) to -o (stdout without -o or
     --endpoint), and POSTs each to --endpoint. Reports are read one at a
-    time: memory holds one report."""
-    out = None
-    if args.output != "-" or not args.endpoint:
-        try:
-            out = sys.stdout if args.output == "-" else \
-                open(args.output, "w", encoding="utf-8")
-        except OSError as e:
-            fail("%s: %s" % (e.filename, e.strerror))
+    time: memory holds one report. The requests carry the command line:
+    the file is 0600."""
     errors = 0
-    try:
+    with contextlib.ExitStack() as stack:
+        out = None
+        if args.output != "-" or not args.endpoint:
+            out = stack.enter_context(output.output(args.output, private=True))
         for path in model.report_paths(args.reports):
             for request in otlp_requests(model.load(path)):
                 line = json.dumps(request, separators=(",", ":"))
@@ -206,9 +204,4 @@ def export_otlp(args):
                     if error:
                         print("spiketrap-report: " + error, file=sys.stderr)
                         errors += 1
-    except OSError as e:
-        fail("%s: %s" % (e.filename or args.output, e.strerror))
-    finally:
-        if out and out is not sys.stdout:
-            out.close()
     return 1 if errors else 0

@@ -10,9 +10,9 @@ import subprocess
 import sys
 import tempfile
 
-from . import model
-from .convert import FORMATS, write_output
-from .errors import fail
+from . import model, output
+from .convert import write_output
+from .errors import BAD_INPUT, BadInput, CannotWrite, fail
 from .export import EXPORT_FORMATS
 
 # Each --FORMAT option of `run` and the writer it asks for.
@@ -111,23 +111,27 @@ def run(args, command):
                 return status or 1
             return status
         try:
-            if args.json and len(reports) == 1:
-                shutil.copyfile(reports[0], args.json)  # the runtime's bytes
             rep = model.merge([model.load(p) for p in reports])
-            if args.json and len(reports) > 1:
-                write_output(args.json, FORMATS["json"](rep))
+            if args.json and len(reports) == 1:
+                with open(reports[0], encoding="utf-8") as f:  # the runtime's bytes
+                    output.write(args.json, f.read(), private=True)
+            elif args.json:
+                write_output(args.json, "json", rep)
             for path, fmt in wanted:
-                write_output(path, FORMATS[fmt](rep))
+                write_output(path, fmt, rep)
             # The fleet formats: rows and traces of each process's report,
             # by the one writer of each (export).
             for fmt in sorted(EXPORT_FORMATS):
                 path = getattr(args, fmt)
-                if path and EXPORT_FORMATS[fmt](argparse.Namespace(
-                        output=path, reports=reports, rows="all", endpoint=None)):
-                    return status or 1
-        except OSError as e:
-            print("spiketrap-report: %s: %s" % (e.filename, e.strerror),
-                  file=sys.stderr)
+                code = path and EXPORT_FORMATS[fmt](argparse.Namespace(
+                    output=path, reports=reports, rows="all", endpoint=None))
+                if code:
+                    return status or code
+        except BadInput as e:
+            print("spiketrap-report: %s" % e, file=sys.stderr)
+            return status or BAD_INPUT
+        except (CannotWrite, OSError) as e:
+            print("spiketrap-report: %s" % e, file=sys.stderr)
             return status or 1
         return status
     finally:

@@ -52,6 +52,19 @@ class Ingest(unittest.TestCase):
                          [("spikes", 3), ("spikes", 3), ("spikes", 2), ("runs", 2)])
         self.assertIn("ingested 2 reports: 2 runs, 8 spikes", err)
 
+    def test_a_url_that_is_not_one(self):
+        for url in ("notaurl", "ftp://host", "http://", "http://host:port"):
+            status, _, err = support.cli("ingest", "--clickhouse", url, support.REAL)
+            self.assertEqual(status, 2)
+            self.assertIn("argument --clickhouse: %r is not" % url, err)
+
+    def test_a_bad_report_is_skipped_and_fails_the_load(self):
+        status, _, err = support.cli("ingest", "-q", "--clickhouse", self.url,
+                                     support.REAL, support.INPUTS + "/fixture.c")
+        self.assertEqual(status, 2)
+        self.assertIn("fixture.c: not JSON: ", err)
+        self.assertEqual([t for t, _ in FakeClickHouse.inserts], ["spikes", "runs"])
+
     def test_a_table_older_than_the_rows_stops_it(self):
         FakeClickHouse.missing = ("stack_preemptions",)
         error = clickhouse.clickhouse_missing_columns(

@@ -3,10 +3,11 @@ durations."""
 import argparse
 import contextlib
 import io
+import json
 import unittest
 
 import support
-from spiketrap_report import model
+from spiketrap_report import errors, model, schema
 
 
 class Durations(unittest.TestCase):
@@ -33,15 +34,38 @@ class Reading(support.TempDir, unittest.TestCase):
         self.assertEqual(support.names(rep)[:4],
                          ["stuck", "tick", "load_asset", "read_pak"])
 
-    def test_what_is_wrong_is_said(self):
+    def test_what_is_wrong_is_said_in_one_line(self):
         other = self.write_json("other.json", {"format": "x"})
         newer = self.write_json("newer.json", dict(support.real(), version=2))
-        for path, problem in ((other, "not a spiketrap JSON report"),
-                              (newer, "report version 2; this tool reads version 1"),
-                              (self.path("none.json"), "No such file or directory")):
-            with self.assertRaises(ValueError) as e:
+        texts = {}
+        for name, data in (("truncated", b'{"format": '), ("latin1", b'"\xe9"'),
+                           ("nan", b'{"format": NaN}'),
+                           ("deep", b"[" * 100000 + b"]" * 100000)):
+            texts[name] = self.path(name)
+            with open(texts[name], "wb") as f:
+                f.write(data)
+        for path, problem in (
+                (other, "not a spiketrap JSON report"),
+                (newer, "report version 2; this tool reads version 1"),
+                (self.path("none.json"), "No such file or directory"),
+                (texts["truncated"],
+                 "not JSON: Expecting value: line 1 column 12 (char 11)"),
+                (texts["latin1"], "not UTF-8 (byte 1)"),
+                (texts["nan"], "not JSON: NaN is not a JSON number"),
+                (texts["deep"], "nested too deeply")):
+            with self.assertRaises(errors.BadInput) as e:
                 model.read_report(path)
-            self.assertIn(problem, str(e.exception))
+            self.assertEqual(str(e.exception), path + ": " + problem)
+
+    def test_the_first_problem_and_a_pointer_to_the_rest(self):
+        rep = support.real()
+        rep["spikes"][0]["run"] = "x"
+        rep["spikes"][1]["run"] = "y"
+        with self.assertRaises(errors.BadInput) as e:
+            model.read_report(self.write_json("bad.json", rep))
+        self.assertEqual(e.exception.problem,
+                         '$.spikes[0].run: expected integer, got "x" (and more: '
+                         'spiketrap-report validate lists them)')
 
     def test_a_directory_stands_for_its_reports_in_name_order(self):
         for name in ("b/2.json", "a/1.json", "a/notes.txt", "0.json"):
@@ -66,13 +90,36 @@ class Problems(unittest.TestCase):
         self.assertEqual(model.problems(support.real()), [])
         self.assertEqual(model.problems(support.real2()), [])
 
-    def test_schema_and_links(self):
+    def test_the_schema_first(self):
         rep = support.real()
         rep["spikes"][0]["duration_ns"] = "long"
+        del rep["runs"][0]["clock"]
         rep["spikes"][1]["parent"] = 99
-        found = model.problems(rep)
-        self.assertTrue(found[0].startswith("$.spikes[0].duration_ns: "), found)
-        self.assertIn("$.spikes[1]: ids do not link up", found)
+        self.assertEqual(model.problems(rep), [
+            "$.runs[0]: missing 'clock'",
+            '$.spikes[0].duration_ns: expected integer, got "long"'])
+
+    def test_then_the_links(self):
+        rep = support.real()
+        rep["spikes"][1]["parent"] = 99
+        rep["spikes"][0]["recent"][2]["function"] = 7
+        rep["hangs"][0]["returned_spike"] = 4
+        rep["spikes"][2]["stack"][-1]["function"] = 0
+        self.assertEqual(model.problems(rep), [
+            "$.spikes[0].recent[2].function: 7, but the report has 7 functions",
+            "$.spikes[1].parent: 99, but the report has 4 spikes",
+            "$.spikes[2].stack: its last level is not the spiking function",
+            "$.hangs[0].returned_spike: 4, but the report has 4 spikes"])
+
+    def test_bounds(self):
+        rep = support.real()
+        rep["functions"][0]["name"] = "f" * (schema.MAX_TEXT + 1)
+        rep["runs"][0]["options"]["deep"] = json.loads("[" * 40 + "]" * 40)
+        rep["spikes"][0]["future"] = {"k" * 10: float("inf")}
+        self.assertEqual(model.problems(rep), [
+            "$.runs[0].options.deep" + "[0]" * 31 + ": nested deeper than 32 levels",
+            "$.functions[0].name: a string of 131073 characters, longer than 131072",
+            "$.spikes[0].future.kkkkkkkkkk: inf is not a finite number"])
 
 
 class Merge(unittest.TestCase):
