@@ -5,7 +5,10 @@ file per subcommand.
                 subcommand; exit statuses
   model         the report model, the one module that knows the JSON's
                 shape: load, check, merge, filter, statistics, durations
-  errors        how the tool stops on an error
+  schema        docs/report-schema.json compiled into the check model makes
+  errors        how the tool stops on an error: bad input is status 2
+  output        files written as the runtime writes its reports
+  net           the servers' URLs (ClickHouse, OTLP)
   summary, compare, validate, convert (and merge), export, ingest, gate,
   run           one module per subcommand
   trace, folded, html, suggest_list

@@ -29,6 +29,10 @@ Filters: --thread NAME|TID, --function REGEX (the spiking function),
 --min-duration 2ms. Several reports (processes, runs) are merged first.
 The formats are described in docs/report-format.md. Python 3 standard
 library only.
+
+Exit status: 0 done; 2 bad input (a report that cannot be read or fails
+the schema: one line names the file and the problem) or usage; 1 other
+failures, and gate's regression. run ends as the program did.
 """
 
 import argparse
