@@ -156,6 +156,33 @@ class Merge(unittest.TestCase):
                          "forever")
 
 
+    def test_untimed_callees_name_the_same_functions(self):
+        a, b = support.real(), support.real2()
+        # real2's functions in another order, as another build lists them.
+        order = list(reversed(range(len(b["functions"]))))
+        old = b["functions"]
+        b["functions"] = [dict(old[i], id=n) for n, i in enumerate(order)]
+        moved = {i: n for n, i in enumerate(order)}
+        for s in b["spikes"]:
+            s["function"] = moved[s["function"]]
+            for level in s["stack"]:
+                level["function"] = moved[level["function"]]
+            s["longest_wait"]["function"] = moved[s["longest_wait"]["function"]]
+            for c in s["recent"]:
+                c["function"] = moved[c["function"]]
+        for h in b["hangs"] + b["open"]:
+            for level in h["stack"]:
+                level["function"] = moved[level["function"]]
+        b["hangs"][0]["function"] = moved[b["hangs"][0]["function"]]
+        s = support.spike_of(b, "load_asset")
+        s["untimed_callees"] = [support.function_id(b, "step")]
+        self.assertEqual(model.problems(b), [])
+        m = model.merge([a, b])
+        merged = m["spikes"][len(a["spikes"]) + s["id"]]
+        self.assertEqual([m["functions"][f]["name"] for f in merged["untimed_callees"]],
+                         ["step"])
+
+
 class Statistics(unittest.TestCase):
     def test_restat_recomputes_per_function(self):
         rep = support.real()
