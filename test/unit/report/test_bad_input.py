@@ -8,10 +8,12 @@ import argparse
 import copy
 import json
 import socket
+import sys
 import traceback
 import unittest
 
 import support
+import test_run
 from spiketrap_report import errors, model
 
 CLOSED = None  # a URL nobody listens on
@@ -214,6 +216,29 @@ class BadInput(support.TempDir, unittest.TestCase):
         self.assertEqual(failures, [])
         self.assertGreater(counts["bad"], 40)
         self.assertGreater(counts["valid"], 5)
+
+    def test_run_converts_no_damaged_report(self):
+        """run, whose reports come from the program: the first damaged
+        reports (the text-level ones) the check refuses, each written by a
+        stand-in program that exits 0: status 2, one line."""
+        fake = self.path("fake.py")
+        with open(fake, "w") as f:
+            f.write(test_run.FAKE)
+        damaged = self.path("damaged.json")
+        failures = []
+        for name, data in list(mutants())[:20]:
+            with open(damaged, "wb") as f:
+                f.write(data)
+            try:
+                if not model.problems(model.parse(damaged)):
+                    continue  # still a valid report
+            except errors.BadInput:
+                pass
+            status, _, err = support.cli("run", "--folded", self.path("out"), "--",
+                                         sys.executable, fake, "0", damaged)
+            if status != 2 or len(err.splitlines()) != 1 or "Traceback" in err:
+                failures.append("%s: status %r, stderr %r" % (name, status, err))
+        self.assertEqual(failures, [])
 
 
 if __name__ == "__main__":
