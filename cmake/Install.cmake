@@ -18,6 +18,11 @@ install(FILES ${CMAKE_BINARY_DIR}/lib/libspiketrap.a DESTINATION lib)
 install(FILES runtime/include/spiketrap.h runtime/include/spiketrap_descriptor.inc
         DESTINATION include)
 install(PROGRAMS utils/spiketrap-report ${_gen}/spiketrap-clang DESTINATION bin)
+# bin/spiketrap-report is a launcher: its package is a private module of the
+# tool, beside its data (the HTML page and the schema), as Debian's Python
+# policy places an application's own modules.
+install(DIRECTORY utils/spiketrap_report DESTINATION share/spiketrap
+  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 install(CODE "file(CREATE_LINK spiketrap-clang
   \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/spiketrap-clang++\" SYMBOLIC)")
 install(FILES cmake/exports.list utils/spiketrap-report.html

@@ -14,6 +14,7 @@ set(CMAKE_C_COMPILER clang-${SPIKETRAP_LLVM_VERSION})
 set(CMAKE_CXX_COMPILER clang++-${SPIKETRAP_LLVM_VERSION})
 set(CMAKE_C_COMPILER_TARGET aarch64-linux-gnu)
 set(CMAKE_CXX_COMPILER_TARGET aarch64-linux-gnu)
+set(CMAKE_ASM_COMPILER_TARGET aarch64-linux-gnu)
 # The partial link and the localizing need tools that read AArch64 objects:
 # LLVM's own, whatever the host's binutils are.
 set(_llvm /usr/lib/llvm-${SPIKETRAP_LLVM_VERSION}/bin)

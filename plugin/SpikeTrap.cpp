@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Contexts.h"
 #include "Descriptor.h"
 #include "Insert.h"
 #include "KeepOutOfLine.h"
@@ -97,6 +98,7 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Stats.print(errs(), M.getModuleIdentifier());
   if (!Any)
     return PreservedAnalyses::all();
+  redirectContextSwitches(M);
   referenceABIMarker(M);
   return PreservedAnalyses::none();
 }

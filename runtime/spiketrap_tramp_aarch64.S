@@ -17,6 +17,16 @@
 #else
 #define LANDING
 #endif
+#if defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT
+#define SPIKETRAP_PAC 2
+#else
+#define SPIKETRAP_PAC 0
+#endif
+#if defined(__ARM_FEATURE_GCS_DEFAULT) && __ARM_FEATURE_GCS_DEFAULT
+#define SPIKETRAP_GCS 4
+#else
+#define SPIKETRAP_GCS 0
+#endif
 
 // Frame: x29 x30 | x0-x7 | x8 descriptor | code address, pad | [q0-q7]
 #define ARGS 16
@@ -143,10 +153,8 @@ TRAMPOLINE __spiketrap_tramp_fp, 8, 1
   .asciz "GNU"
   .long 0xc0000000 // GNU_PROPERTY_AARCH64_FEATURE_1_AND
   .long 4
-#if defined(__ARM_FEATURE_PAC_DEFAULT) && __ARM_FEATURE_PAC_DEFAULT
-  .long 3 // BTI, PAC
-#else
-  .long 1 // BTI
-#endif
+  // BTI (1); PAC (2) and GCS (4, guarded control stack: calls and returns
+  // pair) when the rest of the runtime is built with them.
+  .long 1 | SPIKETRAP_PAC | SPIKETRAP_GCS
   .p2align 3
 #endif

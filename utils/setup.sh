@@ -12,6 +12,9 @@ pkgs=(clang-$LLVM_VERSION llvm-$LLVM_VERSION-dev llvm-$LLVM_VERSION-tools
 pkgs+=(make pkg-config gcc)
 # The HTML report's test renders the page in headless Chromium.
 pkgs+=(chromium)
+# The report tool's unit tests hold its schema check to jsonschema's verdict
+# (the tool itself needs only Python's standard library).
+pkgs+=(python3-jsonschema)
 # The sanitizer builds (SANITIZE=...) need clang's sanitizer runtimes.
 pkgs+=(libclang-rt-$LLVM_VERSION-dev)
 # The clang front-end plugin (SpikeTrapClang.so) needs clang's headers and

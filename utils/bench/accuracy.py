@@ -20,8 +20,7 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench  # noqa: E402  (build helpers, table, compilers)
+import common
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "accuracy")
@@ -294,7 +293,7 @@ def row(case, opt, s, note):
             f"{s['candidates']}" if s["named"] < s["spikes"] else "",
             f"{s['stack_exact']}/{s['spikes']}",
             us(s["median_error_ns"]), us(s["worst_error_ns"]),
-            bench.fmt(s["worst_error_pct"], 2, "%"),
+            common.fmt(s["worst_error_pct"], 2, "%"),
             f"{s['in_target']}/{s['named']}",
             f"{s['fp_near']}/{s['near_misses']}" if s["near_misses"] else "-",
             str(s["fp_other"]), note]
@@ -320,7 +319,7 @@ def totals_row(sums):
             f"{pct(sum(s['stack_exact'] for s in sums), n)}",
             us(statistics.median(errs) if errs else None),
             us(worst["worst_error_ns"]) if worst else "n/a",
-            bench.fmt(worst["worst_error_pct"] if worst else None, 2, "%"),
+            common.fmt(worst["worst_error_pct"] if worst else None, 2, "%"),
             f"{sum(s['in_target'] for s in sums)}/{named}",
             f"{sum(s['fp_near'] for s in sums)}/"
             f"{sum(s['near_misses'] for s in sums)}",
@@ -337,7 +336,7 @@ def source_dir(build_dir):
                     return line.split("=", 1)[1].strip()
     except OSError:
         pass
-    return bench.ROOT
+    return common.ROOT
 
 
 def build_all(build_dir, opts, cases, out_dir):
@@ -356,7 +355,7 @@ def build_all(build_dir, opts, cases, out_dir):
             for opt in opts:
                 name = f"{os.path.splitext(src)[0]}-{opt}"
                 jobs[case, opt] = ex.submit(
-                    bench.build, name, [os.path.join(PROGRAMS, src)],
+                    common.build, name, [os.path.join(PROGRAMS, src)],
                     [f"-{opt}", *flags], out_dir,
                     [os.path.join(lib, "libspiketrap.a")], ["-pthread"])
         return {k: f.result()[0] for k, f in jobs.items()}
@@ -370,7 +369,7 @@ def run_one(exe, out_dir, tag):
         if os.path.exists(p):
             os.remove(p)
     env = dict(os.environ, SPIKETRAP_OPTIONS=f"report_json={rep}")
-    r = bench.sh([exe, gt], env=env)
+    r = common.sh([exe, gt], env=env)
     with open(os.path.join(out_dir, tag + ".stderr"), "w") as f:
         f.write(r[5])
     if r[3] != 0 or not os.path.exists(rep) or not os.path.exists(gt):
@@ -415,7 +414,7 @@ def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None):
     rows.append(totals_row(sums))
     md = ("### Accuracy: injected spikes, default settings "
           f"(build {build_dir}, {reps} run(s) per row)\n\n" +
-          bench.table(HEADER, rows))
+          common.table(HEADER, rows))
     with open(os.path.join(out_dir, "accuracy.json"), "w") as f:
         json.dump(detail, f, indent=1)
     return md, detail
@@ -423,7 +422,7 @@ def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--build-dir", default=os.path.join(bench.ROOT, "build"),
+    ap.add_argument("--build-dir", default=os.path.join(common.ROOT, "build"),
                     help="spiketrap build to measure (its lib/SpikeTrap.so, "
                     "lib/libspiketrap.a and its checkout's spiketrap.h)")
     ap.add_argument("--opt", default="O0,O2",
@@ -457,7 +456,7 @@ def main():
         for kind, r in fps:
             print(f"false positive ({kind}): {' > '.join(r['stack'])} "
                   f"{r['duration'] / 1e6:.3f} ms")
-        print(bench.table(HEADER, [row(os.path.basename(args.score[0]), "",
+        print(common.table(HEADER, [row(os.path.basename(args.score[0]), "",
                                        summarize(results, fps),
                                        notes(results, fps))]))
         return

@@ -13,26 +13,14 @@ import os
 import re
 import shlex
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+import accuracy
+from common import CC, CFLAGS, HERE, ROOT, build, fmt, must, sh, table
+
 SRC = os.path.join(HERE, "src")
 
-# Build flags, easy to change: environment variables override them.
-def default_llvm():
-    """The LLVM of utils/llvm-version.sh, where its number is spelled."""
-    with open(os.path.join(ROOT, "utils", "llvm-version.sh")) as f:
-        return re.search(r"LLVM_VERSION:-(\d+)", f.read()).group(1)
-
-
-LLVM = os.environ.get("LLVM_VERSION") or default_llvm()
-CC = os.environ.get("BENCH_CC", f"clang-{LLVM}")
-CXX = os.environ.get("BENCH_CXX", f"clang++-{LLVM}")
-CFLAGS = shlex.split(os.environ.get("BENCH_CFLAGS", "-O2"))
 # Extra plugin flags for spiketrap's default selection and for "instrument
 # every function" (dropped, with a note, when the plugin does not know it).
 ST_DEFAULT = shlex.split(os.environ.get("BENCH_ST_DEFAULT", ""))
@@ -41,50 +29,6 @@ ST_ALL = shlex.split(
 XRAY_FLAGS = ["-fxray-instrument", "-fxray-instruction-threshold=1"]
 AFTER_INLINING = ["-finstrument-functions-after-inlining"]
 NOTES = []
-
-
-def sh(cmd, env=None):
-    """Runs cmd; returns (wall s, CPU s, peak RSS KiB, rc, stdout, stderr)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        p = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
-                             stdout=out, stderr=err)
-        _, status, ru = os.wait4(p.pid, 0)  # wait4: the child's rusage
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        return (wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss,
-                os.waitstatus_to_exitcode(status),
-                out.read().decode(errors="replace"),
-                err.read().decode(errors="replace"))
-
-
-def must(cmd, **kw):
-    r = sh(cmd, **kw)
-    if r[3] != 0:
-        sys.exit(f"bench: command failed ({r[3]}): {shlex.join(cmd)}\n{r[5]}")
-    return r
-
-
-def build(name, sources, flags, out_dir, extra_objs=(), ldflags=(), reps=1):
-    """Compiles each source to an object and links, reps times; returns
-    (exe, least CPU s of a build: the least disturbed by other load)."""
-    cpu = min(build_once(name, sources, flags, out_dir, extra_objs, ldflags)
-              for _ in range(reps))
-    return os.path.join(out_dir, name), cpu
-
-
-def build_once(name, sources, flags, out_dir, extra_objs, ldflags):
-    objs, cpu = [], 0.0
-    for src in sources:
-        obj = os.path.join(out_dir, f"{name}.{os.path.basename(src)}.o")
-        cc = CXX if src.endswith(".cpp") else CC
-        cpu += must([cc, *flags, "-c", src, "-o", obj])[1]
-        objs.append(obj)
-    exe = os.path.join(out_dir, name)
-    link = CXX if any(s.endswith(".cpp") for s in sources) else CC
-    cpu += must([link, *flags, *objs, *extra_objs, *ldflags, "-o", exe])[1]
-    return cpu
 
 
 def binary_size(exe):
@@ -108,17 +52,6 @@ def spread(xs):
     """(max - min) / median, in percent."""
     m = statistics.median(xs)
     return 100.0 * (max(xs) - min(xs)) / m if m else 0.0
-
-
-def fmt(x, digits=1, suffix=""):
-    return "n/a" if x is None else f"{x:.{digits}f}{suffix}"
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join(" --- " for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def plugin_accepts(plugin_flags, extra, out_dir):
@@ -514,7 +447,6 @@ def main():
                                  [str(frames)], [], [], CFLAGS,
                                  [str(frames if q else 1000)]))
     if "accuracy" in parts:
-        import accuracy
         out.append(accuracy.suite(os.path.abspath(args.build_dir),
                                   reps=args.reps,
                                   out_dir=os.path.join(args.out,

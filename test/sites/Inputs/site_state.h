@@ -30,13 +30,14 @@ static inline const char *site_state(const void *Fn) {
   return "?";
 }
 
-// Waits (up to 10 s: a loaded machine) for Fn's site to read Want: the
-// runtime rewrites sites in batches, off the program's threads.
-static inline const char *await_site(const void *Fn, const char *Want) {
-  for (int I = 0; I < 10000 && strcmp(site_state(Fn), Want); ++I) {
-    struct timespec T = {0, 1000000};
-    nanosleep(&T, 0);
-  }
+// Calls Call (which calls Fn) in rounds of 4096 until adaptive mode has
+// switched Fn off and its site reads "off" (at most 200 rounds): on a loaded
+// or emulated machine a preempted call may come near the threshold, and
+// adaptive mode then waits for more calls before it decides.
+static inline const char *call_until_off(const void *Fn, void (*Call)(int)) {
+  for (int R = 0; R < 200 && strcmp(site_state(Fn), "off"); ++R)
+    for (int I = 0; I < 4096; ++I)
+      Call(I);
   return site_state(Fn);
 }
 #endif

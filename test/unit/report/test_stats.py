@@ -1,11 +1,12 @@
-"""Unit tests of spiketrap-report gate's statistics against published values
-and brute force. Run: python3 gate_stats.py <utils/spiketrap-report>."""
-import importlib.machinery
+"""spiketrap_report.stats, the gate's statistics: the Mann-Whitney U test
+(exact, with ties, and its normal approximation), Benjamini-Hochberg and
+Fisher's exact test against published values and brute force."""
 import itertools
-import sys
+import math
 import unittest
 
-tool = importlib.machinery.SourceFileLoader("spiketrap_report", sys.argv.pop(1)).load_module()
+import support  # noqa: F401  (the package on sys.path)
+from spiketrap_report import stats
 
 
 def brute_force_p(x, y):
@@ -30,12 +31,12 @@ class MannWhitney(unittest.TestCase):
     females = [20, 11, 17, 12]
 
     def test_exact(self):
-        u, p = tool.mann_whitney_u(self.females, self.males, "exact")
+        u, p = stats.mann_whitney_u(self.females, self.males, "exact")
         self.assertEqual(u, 17)
         self.assertAlmostEqual(2 * p, 0.1111111111111111, places=12)
 
     def test_normal(self):
-        u, p = tool.mann_whitney_u(self.females, self.males, "normal")
+        u, p = stats.mann_whitney_u(self.females, self.males, "normal")
         self.assertEqual(u, 17)
         self.assertAlmostEqual(2 * p, 0.11134688653314041, places=9)
 
@@ -43,28 +44,27 @@ class MannWhitney(unittest.TestCase):
         for x, y in (([0, 0, 0, 1, 2], [1, 2, 2, 3, 3, 5]),
                      ([0] * 6, [0, 0, 1, 1, 2, 2]),
                      ([3, 1, 4, 1, 5], [9, 2, 6, 5, 3, 5])):
-            self.assertAlmostEqual(tool.mann_whitney_u(x, y, "exact")[1],
+            self.assertAlmostEqual(stats.mann_whitney_u(x, y, "exact")[1],
                                    brute_force_p(x, y), places=12)
 
     def test_all_tied_is_no_evidence(self):
-        self.assertEqual(tool.mann_whitney_u([0] * 6, [0] * 6)[1], 1.0)
+        self.assertEqual(stats.mann_whitney_u([0] * 6, [0] * 6)[1], 1.0)
 
     def test_complete_separation(self):
         # 6 against 6, every candidate above every baseline: 1 / C(12, 6).
-        self.assertAlmostEqual(tool.mann_whitney_u([0] * 6, [1, 2, 3, 4, 5, 6])[1],
+        self.assertAlmostEqual(stats.mann_whitney_u([0] * 6, [1, 2, 3, 4, 5, 6])[1],
                                1 / 924, places=15)
 
     def test_normal_tie_correction(self):
         # 6 zeros against 6 distinct values: sigma^2 = n1 n2/12 ((n+1) -
         # sum(t^3 - t)/(n(n-1))) = 3 (13 - 210/132); z = (36 - 18 - 0.5)/sigma.
-        import math
         z = 17.5 / math.sqrt(3 * (13 - 210 / 132))
         self.assertAlmostEqual(
-            tool.mann_whitney_u([0] * 6, [1, 2, 3, 4, 5, 6], "normal")[1],
+            stats.mann_whitney_u([0] * 6, [1, 2, 3, 4, 5, 6], "normal")[1],
             0.5 * math.erfc(z / math.sqrt(2)), places=12)
 
     def test_direction(self):
-        self.assertGreater(tool.mann_whitney_u([5, 6, 7], [1, 2, 3])[1], 0.9)
+        self.assertGreater(stats.mann_whitney_u([5, 6, 7], [1, 2, 3])[1], 0.9)
 
 
 class FalseDiscoveryRate(unittest.TestCase):
@@ -73,29 +73,29 @@ class FalseDiscoveryRate(unittest.TestCase):
         # q = 0.05 the procedure rejects the four smallest.
         ps = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,
               0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0000]
-        qs = tool.benjamini_hochberg(ps)
+        qs = stats.benjamini_hochberg(ps)
         self.assertEqual([q <= 0.05 for q in qs], [True] * 4 + [False] * 11)
 
     def test_adjusted_values(self):
         # As R's p.adjust(c(0.01, 0.04, 0.03, 0.005), "BH").
-        for q, want in zip(tool.benjamini_hochberg([0.01, 0.04, 0.03, 0.005]),
+        for q, want in zip(stats.benjamini_hochberg([0.01, 0.04, 0.03, 0.005]),
                            [0.02, 0.04, 0.04, 0.02]):
             self.assertAlmostEqual(q, want, places=12)
 
 
 class Fisher(unittest.TestCase):
     def test_new_in_every_candidate_run(self):
-        self.assertAlmostEqual(tool.fisher_greater(0, 6, 6, 6), 1 / 924, places=15)
+        self.assertAlmostEqual(stats.fisher_greater(0, 6, 6, 6), 1 / 924, places=15)
 
     def test_lady_tasting_tea(self):
         # Fisher's tea-tasting: 3 of 4 right, one-sided p = 17/70.
-        self.assertAlmostEqual(tool.fisher_greater(1, 4, 3, 4), 17 / 70, places=15)
+        self.assertAlmostEqual(stats.fisher_greater(1, 4, 3, 4), 17 / 70, places=15)
 
 
 class Percentile(unittest.TestCase):
     def test_nearest_rank(self):
-        self.assertEqual(tool.p95(list(range(1, 21))), 19)
-        self.assertEqual(tool.p95([7]), 7)
+        self.assertEqual(stats.p95(list(range(1, 21))), 19)
+        self.assertEqual(stats.p95([7]), 7)
 
 
 if __name__ == "__main__":
