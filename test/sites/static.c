@@ -1,9 +1,12 @@
 // RUN: %clang %spiketrap_all -g -O2 -static %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t 2>&1 | FileCheck %s
+// RUN: %clang %spiketrap_all -g -O2 -static-pie %s %rtlib -o %t.pie
+// RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t.pie 2>&1 | FileCheck %s
 // REQUIRES: switch-sites
 
-// A statically linked program: its sites are switched off and on like a
-// dynamic one's. (100 ms: no call of hot comes near it on a loaded or
+// A statically linked program (and a static PIE, which relocates its own
+// trampoline slots): its sites are switched off and on like a dynamic
+// one's. (100 ms: no call of hot comes near it on a loaded or
 // emulated machine; slow's own threshold is 1 ms.)
 
 #include "../Inputs/spin.h"
