@@ -14,7 +14,7 @@
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
-#include "spiketrap_watchdog.h"
+#include "spiketrap_watcher.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -40,7 +40,7 @@ void lifecycleInit() {
     reportAfterForkChild();
     liveLogAfterForkChild();
     reportSignalAfterForkChild();
-    watchdogAfterForkChild();
+    watcherAfterForkChild();
   });
 }
 

@@ -190,6 +190,45 @@ void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
   });
 }
 
+// The functions sampling found on the stack below level L that ran untimed
+// (switched off, never instrumented), down to the next timed level.
+void printSampledBelow(Buffer &B, const ReportModel &M, size_t I, uint32_t L) {
+  for (size_t K = 0; K < M.numSampled(I); ++K) {
+    const SampledLevel &S = M.sampled(I, K);
+    if (S.After != L || S.Culprit)
+      continue;
+    B.format("      ~ ");
+    printLocation(B, S.Desc);
+    B.push_back('\n');
+  }
+}
+
+// Where the samples taken while the spiking call ran agree its time went:
+// the chain of untimed frames below it, as deep as most of them agree.
+void printCulprit(Buffer &B, const ReportModel &M, size_t I) {
+  const SpikeRecord &R = M.record(I);
+  const SampledStats &S = R.Sampled;
+  if (!S.Samples)
+    return;
+  if (!M.culprit(I)) {
+    B.format("  sampled: {} sample{}, no frame below most of them\n",
+             S.Samples, S.Samples == 1 ? "" : "s");
+    return;
+  }
+  B.format("  sampled: {} of {} samples agree, the culprit ran for about ",
+           S.Agree, S.Samples);
+  formatDuration(B, sampledEstimateNs(R));
+  B.format(" (seen for ");
+  formatDuration(B, ticksToNs(S.Last - S.First));
+  B.format("):\n");
+  for (size_t K = 0; K < M.numSampled(I); ++K)
+    if (M.sampled(I, K).Culprit) {
+      B.format("      ~ ");
+      printLocation(B, M.sampled(I, K).Desc);
+      B.push_back('\n');
+    }
+}
+
 // recent_calls=: the thread's last timed calls before the spike, newest
 // last, with when each started relative to the spiking call.
 void printRecent(Buffer &B, const SpikeRecord &R) {
@@ -266,7 +305,9 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
       printWaits(B, M.record(Own), L);
       printKernel(B, M.record(Own), L);
     }
+    printSampledBelow(B, M, G.Worst, L);
   }
+  printCulprit(B, M, G.Worst);
   printCandidates(B, M, G);
   printRecent(B, R);
   printOtherThreads(B, M, G);

@@ -1,6 +1,7 @@
 //===- spiketrap_signal.cpp - Wrapping the program's signal handlers ------===//
 #include "spiketrap_signal.h"
 #include "spiketrap_crash.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_spinlock.h"
 
 #include <atomic>
@@ -112,7 +113,7 @@ bool isTrampoline(const struct sigaction &A) {
 void programAction(uint64_t H, const struct sigaction &K,
                    struct sigaction &Out) {
   Out = K;
-  if (crashHandlerIs(K)) { // ours stands in for the default action
+  if (crashHandlerIs(K) || samplerHandlerIs(K)) { // ours: the default action
     Out.sa_handler = SIG_DFL;
     Out.sa_flags = 0;
     sigemptyset(&Out.sa_mask);
@@ -170,6 +171,8 @@ SPIKETRAP_EXPORT int sigaction(int Sig, const struct sigaction *Act,
   bool Valid = Sig > 0 && Sig < NSIG;
   bool Wrap = Act && Valid && Act->sa_handler != SIG_IGN &&
               Act->sa_handler != SIG_DFL;
+  if (Act && Valid) // the program's action on the sampling signal is its own
+    samplerSignalTaken(Sig);
   // glibc fills only the kernel's part of a mask: the rest of what we copy
   // out is zero, not our stack.
   struct sigaction Prev = {}, Ours;
@@ -211,6 +214,8 @@ SPIKETRAP_EXPORT sighandler_t signal(int Sig, sighandler_t Handler) {
   bool Valid = Sig > 0 && Sig < NSIG;
   bool Wrap = Valid && Handler != SIG_IGN && Handler != SIG_DFL &&
               Handler != SIG_ERR;
+  if (Valid && Handler != SIG_ERR)
+    samplerSignalTaken(Sig);
   TableGuard Guard;
   uint64_t Saved = Valid ? Handlers[Sig] : 0;
   if (Wrap)
@@ -225,7 +230,7 @@ SPIKETRAP_EXPORT sighandler_t signal(int Sig, sighandler_t Handler) {
   if (Old == plainTrampoline ||
       Old == reinterpret_cast<sighandler_t>(trampoline))
     Old = reinterpret_cast<sighandler_t>(Saved & kAddressBits);
-  else if (crashHandlerIs(Old))
+  else if (crashHandlerIs(Old) || samplerHandlerIs(Old))
     Old = SIG_DFL;
   return Old;
 }

@@ -100,12 +100,14 @@ uint64_t frameNumber;
 
 namespace {
 // Reserves a record of Levels levels, Messages messages, Recent recent
-// calls and (Kernel) the kernel's events per level; null when full.
+// calls, (Kernel) the kernel's events per level and Sampled frames; null
+// when full.
 SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
-                     bool Kernel = false) {
+                     bool Kernel = false, uint32_t Sampled = 0) {
   uint64_t Size = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel) +
                   Messages * sizeof(SpikeMessage) + Recent * sizeof(RecentCall) +
-                  (Kernel ? Levels * sizeof(KernelLevel) : 0);
+                  (Kernel ? Levels * sizeof(KernelLevel) : 0) +
+                  Sampled * sizeof(SampledFrame);
   Size = (Size + 7) & ~uint64_t(7);
   uint64_t Off = __atomic_fetch_add(&ArenaUsed, Size, __ATOMIC_RELAXED);
   if (!Arena || Off + Size > ArenaSize) {
@@ -127,7 +129,9 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
   R->NumCandidates = 0;
   R->Hang = 0;
   R->NumRecent = 0;
-  R->HasKernel = 0;
+  R->HasKernel = Kernel;
+  R->NumSampled = Sampled;
+  R->Sampled = {};
   R->LongestWaitTicks = 0;
   R->LongestWaitDesc = nullptr;
   R->LongestWaitCall = WaitNone;
@@ -187,7 +191,11 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
   uint32_t Recent = recentCount(T);
-  SpikeRecord *R = reserve(Depth, Messages, Recent, T.Kernel);
+  // Where the samples taken while it ran agree its time went.
+  SampledFrame Sampled[kMaxSampled];
+  SampledStats Stats;
+  uint32_t NumSampled = sampledChain(T, Depth - 1, End, Sampled, Stats);
+  SpikeRecord *R = reserve(Depth, Messages, Recent, T.Kernel, NumSampled);
   const Frame &Top = T.Frames[Depth - 1];
   auto *D = const_cast<spiketrap_desc *>(Top.Desc);
   uint64_t Threshold = Top.Threshold ? Top.Threshold : globalThresholdTicks;
@@ -210,8 +218,13 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
   if (R) {
     fillRecord(T, R, Depth, End, Messages);
     R->NumRecent = recentCopy(T, const_cast<RecentCall *>(R->recent()), Recent);
-    R->HasKernel = sumKernelEvents(T, R->Level, Depth, End,
-                                   const_cast<KernelLevel *>(R->kernel()));
+    // Reserved with T.Kernel's levels: this thread's ring cannot go away
+    // meanwhile, so the sum fills them.
+    sumKernelEvents(T, R->Level, Depth, End,
+                    const_cast<KernelLevel *>(R->kernel()));
+    __builtin_memcpy(const_cast<SampledFrame *>(R->sampled()), Sampled,
+                     NumSampled * sizeof(SampledFrame));
+    R->Sampled = Stats;
     R->NumCandidates = NumCandidates;
     __builtin_memcpy(R->Candidates, Candidates,
                      NumCandidates * sizeof(Candidates[0]));

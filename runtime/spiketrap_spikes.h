@@ -11,6 +11,7 @@
 #include "spiketrap.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 
 #include <stddef.h>
@@ -58,6 +59,11 @@ struct SpikeRecord {
   uint32_t NumRecent;
   // kernel_events=: a KernelLevel per level after the recent calls.
   uint32_t HasKernel;
+  // sample=: the frames the spike's samples agree on, SampledFrames after
+  // the kernel levels (spiketrap_sampler.h), and how many samples.
+  uint32_t NumSampled;
+  uint32_t Reserved;
+  SampledStats Sampled;
   const spiketrap_desc *Candidates[kMaxCandidates];
   // The longest wait in the C library inside the spiking call, and whether
   // the per-thread ring lost waits during it (WaitTicks are then at least).
@@ -77,6 +83,10 @@ struct SpikeRecord {
   }
   const KernelLevel *kernel() const {
     return reinterpret_cast<const KernelLevel *>(recent() + NumRecent);
+  }
+  const SampledFrame *sampled() const {
+    return reinterpret_cast<const SampledFrame *>(kernel() +
+                                                  (HasKernel ? Levels : 0));
   }
   // Level L's message of this kind, or null.
   const char *message(uint32_t L, uint32_t Kind) const {

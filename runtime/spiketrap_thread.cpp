@@ -5,6 +5,7 @@
 #include "spiketrap_init.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_spinlock.h"
 
 #include <dlfcn.h>
@@ -60,6 +61,7 @@ void onThreadExit(void *P) {
   RegistryLock.unlock();
   recentDetach(T);
   kernelEventsDetach(T);
+  samplerDetach(T);
   // TLS destructors that run after this one find the thread gone.
   T.Status = StatusDead;
 }

@@ -19,6 +19,7 @@ namespace __spiketrap {
 
 struct RecentRing;
 struct KernelRing;
+struct SampleBuffer;
 
 // PET's depth; deeper calls are counted, not timed.
 constexpr uint32_t kMaxDepth = 256;
@@ -108,6 +109,12 @@ struct ThreadState {
   WaitRing Waits;
   // kernel_events=: the thread's perf event ring, or null.
   struct KernelRing *Kernel;
+  // sample=: the thread's samples (spiketrap_sampler.h), null until the
+  // watcher first samples it.
+  struct SampleBuffer *Samples;
+  // Interposed waits in progress (spiketrap_waits.cpp): the watcher never
+  // signals a thread while it waits.
+  uint32_t InWait;
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 

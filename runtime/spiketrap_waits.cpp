@@ -16,6 +16,7 @@
 #include "spiketrap_waits.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_clock.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -459,9 +460,19 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
 } // namespace
 
 SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
+  ThreadState &T = threadState;
   W.Call = Call;
   W.Real = realFn(Call);
-  W.Desc = waiter(threadState);
+  // The watcher never signals a thread in a wait (an interrupted sleep or
+  // poll would return EINTR), and a thread sampling itself stops first.
+  W.Marked = T.Status == StatusActive && T.Depth;
+  if (W.Marked) {
+    ++T.InWait;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (T.Samples && __atomic_load_n(&T.Samples->Armed, __ATOMIC_RELAXED))
+      samplerPauseForWait(T);
+  }
+  W.Desc = waiter(T);
   if (W.Desc)
     W.Start = now();
 }
@@ -470,6 +481,10 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
 // between takes the next one. End is written last (and cleared first), so a
 // reader on this thread (a spike in a handler) skips a slot being written.
 SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
+  if (W.Marked) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    --threadState.InWait;
+  }
   if (!W.Desc)
     return;
   int Saved = errno;
@@ -629,7 +644,7 @@ SPIKETRAP_EXPORT long syscall(long Nr, ...) {
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);
   else
-    W.Desc = nullptr;
+    W.Desc = nullptr, W.Marked = false;
   long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
   waitEnd(W);
   return R;

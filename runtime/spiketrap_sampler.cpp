@@ -1,0 +1,606 @@
+//===- spiketrap_sampler.cpp - Samples of a call that runs long -----------===//
+//
+// The signal (a real-time one the program leaves at its default action,
+// from SIGRTMAX down), its handler, the per-thread sample buffers and
+// timers, and the culprit a spike's samples agree on. Who sends what:
+//   - the watcher thread looks at every thread each tick (samplerWatch);
+//     one with a call open past half its threshold, not waiting in an
+//     interposed call and not sampling itself yet, gets one queued signal
+//     (rt_tgsigqueueinfo, carrying our cookie);
+//   - the handler, on that thread, takes a sample and arms the thread's own
+//     timer (SIGEV_THREAD_ID), which signals it again after a period: 100 us,
+//     or 1/16 of the open call's age, or 20 times what the last sample cost,
+//     whichever is longest; it disarms when no call is past half its
+//     threshold any more;
+//   - an interposed wait disarms it first (samplerPauseForWait): no signal
+//     makes a sleep or a poll return EINTR.
+// This file has unwind tables: _Unwind_Backtrace starts in the handler.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_sampler.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_format.h"
+#include "spiketrap_spinlock.h"
+#include "spiketrap_thread.h"
+
+#include <atomic>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <unwind.h>
+
+extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
+
+namespace __spiketrap {
+
+namespace {
+
+// The sampling signal; 0: none (sampling off, or given up to the program).
+int SampleSig;
+// Our signals carry its address: a program's own signal of that number (it
+// has no handler of its own for it, or we would have moved) is ignored.
+char Cookie;
+uint32_t Pid;
+
+constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
+constexpr uint64_t kCostShare = 20;    // a sample costs at most 1/20 of that
+constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
+uint64_t PeriodTicks;
+
+// Marks a frame whose entry hook has not finished (spiketrap_hooks.cpp).
+constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
+
+long sys(long Nr, long A = 0, long B = 0, long C = 0, long D = 0) {
+  return arch::rawSyscall(Nr, A, B, C, D, 0, 0);
+}
+
+//===-- The thread's own side: handler, timer, unwinding ------------------===//
+
+// The timer that signals this thread while a call of it is open past half
+// its threshold (a raw system call: timer_create is not async-signal-safe).
+bool makeTimer(ThreadState &T, SampleBuffer &B, int Sig) {
+  struct sigevent Ev;
+  memset(&Ev, 0, sizeof(Ev));
+  Ev.sigev_notify = SIGEV_THREAD_ID;
+  Ev.sigev_signo = Sig;
+  Ev.sigev_value.sival_ptr = &Cookie;
+  Ev._sigev_un._tid = pid_t(T.Tid); // sigev_notify_thread_id
+  int Id = 0;
+  if (sys(SYS_timer_create, CLOCK_MONOTONIC, long(&Ev), long(&Id)) != 0)
+    return false;
+  B.TimerId = Id;
+  B.HasTimer = 1;
+  return true;
+}
+
+void setTimer(SampleBuffer &B, uint64_t Ns) {
+  struct itimerspec V = {};
+  V.it_value.tv_sec = time_t(Ns / 1000000000);
+  V.it_value.tv_nsec = long(Ns % 1000000000);
+  sys(SYS_timer_settime, B.TimerId, 0, long(&V), 0);
+}
+
+void disarm(SampleBuffer &B) {
+  __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
+  if (B.HasTimer)
+    setTimer(B, 0);
+}
+
+// The first level a sample of T reaches: the innermost live handler's floor
+// (a signal handler of the program samples only its own frames).
+uint32_t sampleFloor(const ThreadState &T) {
+  uint32_t N = T.NumSignals;
+  return N && N <= kMaxSignalNesting ? T.Signals[N - 1].Floor : 0;
+}
+
+// One unwinding: from the interrupted frame out to the activation of level
+// Floor, the innermost frames first, kept in a ring of the last (outermost)
+// kSampleFrames. libgcc hands each callback the frame's PC and function but
+// the CFA of the frame inside it: a frame is written at the next callback,
+// which knows its CFA.
+struct Walk {
+  const ThreadState *T;
+  Sample *S;
+  uintptr_t Pc;    // where the signal interrupted the thread
+  bool Found;      // the interrupted frame was reached (the handler's are
+                   // before it)
+  uint32_t Before; // frames before it
+  int32_t J, Floor; // the next timed level to meet, innermost first
+  uint32_t N;       // frames written (may pass kSampleFrames)
+  uintptr_t Fn;     // the frame waiting for its CFA (0: none)
+};
+
+void put(Walk &W, uintptr_t Fn, const spiketrap_desc *D, uint64_t Start) {
+  W.S->F[W.N % kSampleFrames] = {Fn, D, Start};
+  ++W.N;
+}
+
+// Writes the waiting frame, whose CFA is Cfa: the activation of timed
+// level J if it holds that level's return-address slot (or a scope's
+// local); frames inside it lie below. Returns whether the walk is done.
+bool flush(Walk &W, uintptr_t Cfa) {
+  bool Activation = false;
+  while (W.J >= W.Floor && Cfa > uintptr_t(W.T->Frames[W.J].Addr)) {
+    const Frame &F = W.T->Frames[W.J];
+    put(W, W.Fn, F.Desc, F.Start);
+    Activation = true;
+    --W.J;
+  }
+  if (!Activation)
+    put(W, W.Fn, nullptr, 0);
+  // Out past the first timed frame, or a stack that never ends.
+  return W.J < W.Floor || W.N > 4 * kSampleFrames;
+}
+
+_Unwind_Reason_Code step(_Unwind_Context *C, void *P) {
+  Walk &W = *static_cast<Walk *>(P);
+  int Signal = 0;
+  uintptr_t Ip = _Unwind_GetIPInfo(C, &Signal);
+  if (!W.Found) {
+    if (Ip != W.Pc)
+      return ++W.Before > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
+    W.Found = true;
+  } else if (flush(W, _Unwind_GetCFA(C))) {
+    W.Fn = 0;
+    return _URC_END_OF_STACK;
+  }
+  W.Fn = _Unwind_GetRegionStart(C);
+  if (!W.Fn) // no unwind entry: the PC names it (the walk ends there)
+    W.Fn = Ip;
+  return _URC_NO_REASON;
+}
+
+// The earliest-started open call of T past half its threshold at Now: how
+// long it has been open (0: none). Levels below Floor are the interrupted
+// code's, when a handler runs.
+uint64_t hotAge(const ThreadState &T, uint32_t Floor, uint32_t Depth,
+                uint64_t Now) {
+  uint64_t Age = 0;
+  for (uint32_t J = Floor; J < Depth; ++J) {
+    const Frame &F = T.Frames[J];
+    uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+    if (uintptr_t(F.Addr) == kUnderConstruction || Thr == kNever ||
+        Now < F.Start)
+      continue;
+    if ((Now - F.Start) * 2 >= Thr && Now - F.Start > Age)
+      Age = Now - F.Start;
+  }
+  return Age;
+}
+
+// Takes a sample of the code the signal interrupted (on this thread) and
+// says when to take the next, in ns (0: stop).
+uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
+  uint64_t T0 = now();
+  uint32_t Depth = T.Depth;
+  if (T.Status != StatusActive || !Depth || Depth > kMaxDepth)
+    return 0;
+  uint32_t Floor = sampleFloor(T);
+  if (Floor >= Depth)
+    return 0;
+  uint64_t Age = hotAge(T, Floor, Depth, T0);
+  if (!Age)
+    return 0;
+  uint64_t Period = PeriodTicks;
+  if (Age / kAgeShare > Period)
+    Period = Age / kAgeShare;
+  if (B.Reading ||
+      uintptr_t(T.Frames[Depth - 1].Addr) == kUnderConstruction) {
+    ++B.Dropped; // the exit path is reading the samples, or a hook is midway
+    return ticksToNs(Period);
+  }
+  constexpr uint32_t kTail = kSampleSlots - kSampleHead;
+  Sample &S = B.Slots[B.Session < kSampleHead
+                          ? B.Session
+                          : kSampleHead + (B.Session - kSampleHead) % kTail];
+  Walk W = {&T, &S, arch::contextPc(Uctx), false, 0,
+            int32_t(Depth - 1), int32_t(Floor), 0, 0};
+  _Unwind_Backtrace(step, &W);
+  if (W.Fn) // the walk ended where the unwind tables did: its CFA is unknown
+    put(W, W.Fn, nullptr, 0);
+  if (!W.Found || !W.N) {
+    ++B.Dropped;
+    return ticksToNs(Period);
+  }
+  // Outermost first: the ring from its newest entry back.
+  uint32_t Kept = W.N < kSampleFrames ? W.N : kSampleFrames;
+  SampleFrame Tmp[kSampleFrames];
+  for (uint32_t I = 0; I < Kept; ++I)
+    Tmp[I] = S.F[(W.N - 1 - I) % kSampleFrames];
+  memcpy(S.F, Tmp, Kept * sizeof(SampleFrame));
+  S.Frames = Kept;
+  S.Cut = W.N - Kept;
+  S.Time = T0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  ++B.Taken;
+  ++B.Session;
+  uint64_t Cost = now() - T0;
+  B.CostTicks = Cost;
+  if (Cost * kCostShare > Period)
+    Period = Cost * kCostShare;
+  return ticksToNs(Period);
+}
+
+void handler(int Sig, siginfo_t *Info, void *Uctx) {
+  if (!Info || Info->si_value.sival_ptr != &Cookie)
+    return; // the program's own, sent with no handler of its own
+  ThreadState &T = threadState;
+  SampleBuffer *B = T.Samples;
+  if (!B)
+    return;
+  int Saved = errno;
+  if (Info->si_code == SI_QUEUE) { // the watcher's: sampling starts over
+    __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
+    B->Session = 0;
+  }
+  // Against samplerSignalTaken: it clears SampleSig, then waits for
+  // InHandler; we set InHandler, then read SampleSig. Once the signal is
+  // given up, its timers are samplerSignalTaken's to delete: hands off.
+  __atomic_store_n(&B->InHandler, 1, __ATOMIC_SEQ_CST);
+  if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST)) {
+    uint64_t Next = takeSample(T, *B, Uctx);
+    if (!Next || T.InWait) {
+      disarm(*B);
+    } else if (B->HasTimer || makeTimer(T, *B, Sig)) {
+      __atomic_store_n(&B->Armed, 1, __ATOMIC_RELAXED);
+      setTimer(*B, Next);
+    }
+  }
+  __atomic_store_n(&B->InHandler, 0, __ATOMIC_RELEASE);
+  errno = Saved;
+}
+
+_Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
+  ++*static_cast<int *>(P);
+  return _URC_NO_REASON;
+}
+
+//===-- The watcher's side: buffers, kicks -------------------------------===//
+
+// Buffers of threads that exited, for the next; and how many the last look
+// wanted. Taken under the registry lock (the watcher) and at thread exit.
+SpinLock FreeLock;
+SampleBuffer *FreeList;
+uint32_t Wanted;
+uint32_t Allocated;
+constexpr uint32_t kMaxBuffers = 1024;
+
+SampleBuffer *takeFree() {
+  FreeLock.lock();
+  SampleBuffer *B = FreeList;
+  if (B)
+    FreeList = B->NextFree;
+  FreeLock.unlock();
+  return B;
+}
+
+void giveBack(SampleBuffer *B) {
+  FreeLock.lock();
+  B->NextFree = FreeList;
+  FreeList = B;
+  FreeLock.unlock();
+}
+
+// Whether thread Tid blocks Sig (its SigBlk in /proc): a thread that does
+// may be waiting for it with sigwait, which must never see ours.
+bool blocks(uint32_t Tid, int Sig) {
+  Buffer Path;
+  Path.format("/proc/self/task/{}/status", Tid);
+  Path.push_back('\0');
+  int Fd = open(Path.data(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return true;
+  char Text[4096];
+  ssize_t N = read(Fd, Text, sizeof(Text) - 1);
+  close(Fd);
+  if (N <= 0)
+    return true;
+  Text[N] = 0;
+  const char *P = strstr(Text, "SigBlk:");
+  if (!P)
+    return true;
+  unsigned long long Mask = strtoull(P + 7, nullptr, 16);
+  return (Mask >> (Sig - 1)) & 1;
+}
+
+// Threads whose signal mask the watcher must read before it signals them,
+// outside the registry lock.
+struct MaskCheck {
+  SampleBuffer *B;
+  uint32_t Tid;
+};
+MaskCheck Checks[16];
+uint32_t NumChecks;
+
+} // namespace
+
+//===-- Start-up, the watcher's look, exit, fork --------------------------===//
+
+bool samplerInit() {
+  if (!flags.enabled || !flags.sample || !arch::kHasCounter)
+    return false;
+  Pid = uint32_t(getpid());
+  PeriodTicks = nsToTicks(kPeriodNs);
+  // The unwinder's one-time set-up (and its lazy bindings) now, not in a
+  // handler.
+  int Frames = 0;
+  _Unwind_Backtrace(countFrames, &Frames);
+  // A real-time signal the program leaves alone, from the last down (
+  // programs hand them out from SIGRTMIN up).
+  struct sigaction Ours = {};
+  Ours.sa_sigaction = handler;
+  Ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  sigfillset(&Ours.sa_mask);
+  for (int Sig = SIGRTMAX; Sig >= SIGRTMIN + 8; --Sig) {
+    struct sigaction Old;
+    if (__sigaction(Sig, nullptr, &Old) != 0 ||
+        (Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
+      continue;
+    if (__sigaction(Sig, &Ours, nullptr) != 0)
+      continue;
+    __atomic_store_n(&SampleSig, Sig, __ATOMIC_RELEASE);
+    return true;
+  }
+  return false;
+}
+
+SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
+  if (!Sig || SPIKETRAP_RACY(T.Status) != StatusActive)
+    return UINT64_MAX;
+  uint32_t Depth = SPIKETRAP_RACY(T.Depth);
+  if (!Depth || Depth > kMaxDepth)
+    return UINT64_MAX;
+  bool Hot = false;
+  uint64_t Next = UINT64_MAX;
+  for (uint32_t J = 0; J < Depth; ++J) {
+    const Frame &F = T.Frames[J];
+    uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
+    Thr = Thr ? Thr : globalThresholdTicks;
+    if (uintptr_t(SPIKETRAP_RACY(F.Addr)) == kUnderConstruction ||
+        Thr == kNever)
+      continue;
+    uint64_t Half = SPIKETRAP_RACY(F.Start) + Thr / 2;
+    if (Now >= Half)
+      Hot = true;
+    else if (Half < Next)
+      Next = Half;
+  }
+  if (!Hot || SPIKETRAP_RACY(T.InWait))
+    return Next;
+  SampleBuffer *B = T.Samples;
+  if (!B) {
+    if ((B = takeFree())) {
+      B->MaskTid = 0;
+      __atomic_store_n(&T.Samples, B, __ATOMIC_RELEASE);
+    } else {
+      ++Wanted;
+      return Next;
+    }
+  }
+  // Sampling itself already, or our last signal not seen yet (the thread
+  // blocks it now, or has not run since).
+  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) ||
+      __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks)
+    return Next;
+  if (B->MaskTid != T.Tid || Now - B->MaskAt > theClock.TicksPerSecond) {
+    if (NumChecks < sizeof(Checks) / sizeof(Checks[0]))
+      Checks[NumChecks++] = {B, T.Tid};
+    if (B->MaskTid != T.Tid)
+      return Next;
+  }
+  if (!B->MaskOk)
+    return Next;
+  siginfo_t Info;
+  memset(&Info, 0, sizeof(Info));
+  Info.si_signo = Sig;
+  Info.si_code = SI_QUEUE;
+  Info.si_pid = int(Pid);
+  Info.si_uid = getuid();
+  Info.si_value.sival_ptr = &Cookie;
+  ++B->Kicks;
+  if (sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info)) != 0)
+    --B->Kicks;
+  return Next;
+}
+
+void samplerRefill() {
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
+  for (uint32_t I = 0; I < NumChecks; ++I) {
+    MaskCheck &C = Checks[I];
+    C.B->MaskOk = Sig && !blocks(C.Tid, Sig);
+    C.B->MaskAt = now();
+    C.B->MaskTid = C.Tid;
+  }
+  NumChecks = 0;
+  for (; Wanted && Allocated < kMaxBuffers; --Wanted, ++Allocated) {
+    void *P = mmap(nullptr, sizeof(SampleBuffer), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (P == MAP_FAILED)
+      break;
+    // Resident now: a page fault in the handler would land in the call
+    // being sampled.
+    madvise(P, sizeof(SampleBuffer), MADV_POPULATE_WRITE);
+    for (size_t Off = 0; Off < sizeof(SampleBuffer); Off += 4096)
+      arch::touchForWrite(static_cast<char *>(P) + Off);
+    giveBack(static_cast<SampleBuffer *>(P)); // zeroed: a fresh buffer
+  }
+  Wanted = 0;
+}
+
+void samplerDetach(ThreadState &T) {
+  SampleBuffer *B = T.Samples;
+  if (!B)
+    return;
+  __atomic_store_n(&T.Samples, nullptr, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (B->HasTimer)
+    sys(SYS_timer_delete, B->TimerId);
+  // Kicks and their count travel with the buffer: a kick still queued for
+  // this thread dies with it.
+  B->HasTimer = B->Armed = B->Reading = 0;
+  B->KicksSeen = B->Kicks;
+  B->Taken = B->Session = 0;
+  B->MaskTid = 0;
+  for (Sample &S : B->Slots) // the next thread's spikes must not see them
+    S.Frames = 0;
+  giveBack(B);
+}
+
+void samplerAfterForkChild() {
+  Pid = uint32_t(getpid());
+  // Timers are not inherited; the other threads' buffers are lost.
+  if (SampleBuffer *B = threadState.Samples) {
+    B->HasTimer = B->Armed = 0;
+    B->KicksSeen = B->Kicks;
+    B->MaskTid = 0;
+  }
+  FreeLock.reset();
+  NumChecks = 0;
+}
+
+void samplerPauseForWait(ThreadState &T) {
+  if (SampleBuffer *B = T.Samples)
+    disarm(*B);
+}
+
+bool samplerHandlerIs(const struct sigaction &A) {
+  return (A.sa_flags & SA_SIGINFO) && A.sa_sigaction == handler;
+}
+
+bool samplerHandlerIs(sighandler_t H) {
+  return reinterpret_cast<void *>(H) == reinterpret_cast<void *>(handler);
+}
+
+namespace {
+// Stops T's sampling on the signal the program takes: its timer goes (a
+// signal it had pending goes with it), and a queued kick is waited for.
+void stopThread(ThreadState &T, void *) {
+  SampleBuffer *B = T.Samples;
+  if (!B)
+    return;
+  unsigned Spins = 0;
+  uint64_t Until = now() + nsToTicks(10000000);
+  while ((__atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks ||
+          __atomic_load_n(&B->InHandler, __ATOMIC_SEQ_CST)) &&
+         now() < Until)
+    backOff(Spins);
+  if (__atomic_exchange_n(&B->HasTimer, 0, __ATOMIC_ACQ_REL))
+    sys(SYS_timer_delete, B->TimerId);
+  __atomic_store_n(&B->Armed, 0, __ATOMIC_RELAXED);
+}
+} // namespace
+
+void samplerSignalTaken(int Sig) {
+  int Ours = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
+  if (!Ours || Sig != Ours)
+    return;
+  // The program's action must be all its own: no more of our signals, and
+  // none of ours still on the way. Sampling stops for the run.
+  __atomic_store_n(&SampleSig, 0, __ATOMIC_SEQ_CST);
+  forEachThread(stopThread, nullptr);
+  if (flags.verbosity >= 1)
+    logLine("sample: the program takes signal {}; sampling stops", Sig);
+}
+
+//===-- The culprit, when a spike is recorded -----------------------------===//
+
+namespace {
+// Whether two frames are the same activation as far as samples tell: a
+// timed one by its start, another by its function (the same function at the
+// same place in the chain, in consecutive samples).
+bool sameFrame(const SampleFrame &A, const SampleFrame &B) {
+  return A.Desc ? B.Desc == A.Desc && B.Start == A.Start
+                : !B.Desc && B.Fn == A.Fn;
+}
+} // namespace
+
+uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
+                      SampledFrame *Out, SampledStats &Stats) {
+  Stats = {};
+  SampleBuffer *B = T.Samples;
+  if (!B || !B->Taken)
+    return 0;
+  __atomic_store_n(&B->Reading, 1, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const Frame &K = T.Frames[Level];
+  // The samples taken while the call was open, oldest first, and where its
+  // activation is in each.
+  const Sample *W[kSampleSlots];
+  uint32_t Pos[kSampleSlots], N = 0;
+  for (const Sample &S : B->Slots) {
+    if (!S.Frames || S.Time < K.Start || S.Time > End)
+      continue;
+    for (uint32_t P = 0; P < S.Frames; ++P)
+      if (S.F[P].Desc == K.Desc && S.F[P].Start == K.Start) {
+        // In time order (the slots are not: the first few stay).
+        uint32_t I = N++;
+        for (; I && W[I - 1]->Time > S.Time; --I)
+          W[I] = W[I - 1], Pos[I] = Pos[I - 1];
+        W[I] = &S;
+        Pos[I] = P;
+        break;
+      }
+  }
+  Stats.Samples = N;
+  if (!N) {
+    __atomic_store_n(&B->Reading, 0, __ATOMIC_RELAXED);
+    return 0;
+  }
+  // Above the call: the frames between the thread's timed levels, the same
+  // in every sample while the call is open (the latest has them).
+  uint32_t Count = 0, At = 0;
+  const Sample &Last = *W[N - 1];
+  for (uint32_t P = 0; P <= Pos[N - 1]; ++P) {
+    const SampleFrame &F = Last.F[P];
+    if (F.Desc)
+      for (uint32_t J = Level + 1; J-- > 0;)
+        if (T.Frames[J].Desc == F.Desc && T.Frames[J].Start == F.Start) {
+          At = J;
+          break;
+        }
+    Out[Count++] = {F.Fn, F.Desc, At, F.Desc ? uint32_t(SampledActivation) : 0};
+  }
+  // Below it: as deep as one activation holds most of the samples. The
+  // samples that agree so far are W[Lo, Hi), each Depth frames below the
+  // call's activation.
+  uint32_t Lo = 0, Hi = N, Depth = 1;
+  while (Count < kMaxSampled) {
+    uint32_t BestLo = 0, BestLen = 0;
+    for (uint32_t I = Lo; I < Hi;) {
+      uint32_t P = Pos[I] + Depth;
+      if (P >= W[I]->Frames) {
+        ++I;
+        continue;
+      }
+      uint32_t E = I + 1;
+      while (E < Hi && Pos[E] + Depth < W[E]->Frames &&
+             sameFrame(W[I]->F[P], W[E]->F[Pos[E] + Depth]))
+        ++E;
+      if (E - I > BestLen)
+        BestLo = I, BestLen = E - I;
+      I = E;
+    }
+    if (BestLen < 2 || BestLen * 2 <= N)
+      break;
+    const SampleFrame &F = W[BestLo]->F[Pos[BestLo] + Depth];
+    Out[Count++] = {F.Fn, F.Desc, Level, SampledCulprit};
+    Lo = BestLo;
+    Hi = BestLo + BestLen;
+    ++Depth;
+    Stats.Agree = BestLen;
+    Stats.First = W[Lo]->Time;
+    Stats.Last = W[Hi - 1]->Time;
+    Stats.Before = Lo ? W[Lo - 1]->Time : 0;
+    Stats.After = Hi < N ? W[Hi]->Time : End;
+  }
+  __atomic_store_n(&B->Reading, 0, __ATOMIC_RELAXED);
+  return Count;
+}
+
+} // namespace __spiketrap

@@ -1,0 +1,130 @@
+//===- spiketrap_sampler.h - Samples of a call that runs long ---*- C++ -*-===//
+//
+// A timed call says how long it took, not where its time went when that was
+// in code that is not timed: a function adaptive mode switched off, a
+// library built without the plugin, a virtual call, a recursion below its
+// outermost call. So while a call is open past half its threshold, its
+// thread is sampled: the watcher thread (spiketrap_watcher.cpp) sends it a
+// signal, and the handler arms a timer on the thread that keeps signalling
+// it every ~100 us while such a call stays open. The handler unwinds the
+// interrupted stack (the unwind tables, through _Unwind_Backtrace) up to the
+// outermost timed frame and keeps the functions it passed in a buffer of the
+// thread's. When the call's spike is recorded, the samples taken during it
+// name the culprit: the deepest frame where most of them agree.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_SAMPLER_H
+#define SPIKETRAP_SAMPLER_H
+
+#include "spiketrap.h"
+
+#include <signal.h>
+#include <stdint.h>
+
+namespace __spiketrap {
+
+struct ThreadState;
+
+// Frames kept per sample: the outermost ones, from the thread's first timed
+// frame in (a recursion 50 deep below it still fits).
+constexpr uint32_t kSampleFrames = 64;
+// Samples kept per thread: the first kSampleHead since sampling began (where
+// a culprit started) and the latest after them (where it ended). A long call
+// is sampled more slowly the longer it runs (every 1/16 of its age).
+constexpr uint32_t kSampleSlots = 16, kSampleHead = 4;
+
+// One frame of a sample, outermost first.
+struct SampleFrame {
+  uintptr_t Fn;               // start of its function (unwind tables), else PC
+  const spiketrap_desc *Desc; // the activation of a timed frame, else null
+  uint64_t Start;             // that timed frame's start ticks
+};
+struct Sample {
+  uint64_t Time;   // ticks
+  uint32_t Frames; // in F
+  uint32_t Cut;    // frames past kSampleFrames were left out (innermost)
+  SampleFrame F[kSampleFrames];
+};
+
+// A thread's samples and its sampling timer. The watcher allocates it (when
+// the thread is first to be sampled) and frees nothing: a thread that exits
+// hands it back for the next. Fields are the thread's unless marked.
+struct SampleBuffer {
+  // The watcher's.
+  SampleBuffer *NextFree; // the free list
+  uint32_t Kicks;         // signals sent to start sampling
+  uint32_t MaskTid;       // the thread whose signal mask was read, 0: none
+  uint64_t MaskAt;        // when (ticks)
+  uint32_t MaskOk;        // it does not block the signal
+  // The thread's.
+  uint32_t KicksSeen; // signals the handler saw
+  uint32_t InHandler; // the handler runs
+  int TimerId;        // the kernel's timer that signals this thread
+  uint32_t HasTimer;
+  uint32_t Armed;     // the timer will fire (read by the watcher)
+  uint32_t Reading;   // recordSpike is reading: a handler keeps out
+  uint64_t CostTicks; // what the last sample cost the thread
+  uint64_t Taken;     // samples written
+  uint64_t Session;   // of them, since the last start
+  uint64_t Dropped;   // signals that took no sample (the thread was busy...)
+  Sample Slots[kSampleSlots];
+};
+
+// The culprit the samples of a spike agree on (recordSpike): the frames on
+// the stack from the thread's first timed frame down to the spiking call,
+// then below it as deep as most samples agree.
+struct SampledFrame {
+  uintptr_t Fn;               // start of its function; 0 once named by Desc
+  const spiketrap_desc *Desc; // the timed level's (Activation), an
+                              // instrumented or a symbol's descriptor, or null
+  uint32_t Level; // the innermost timed level open above it (the spiking
+                  // call's for the culprit chain)
+  uint32_t Flags; // SampledFlags
+};
+enum SampledFlags : uint32_t {
+  // The physical frame of timed level Level: the function itself, or the
+  // timed path / trampoline whose callee is the function's own body.
+  SampledActivation = 1,
+  SampledCulprit = 2, // below the spiking call: where the samples agreed
+};
+constexpr uint32_t kMaxSampled = kSampleFrames;
+struct SampledStats {
+  uint32_t Samples; // taken during the spiking call
+  uint32_t Agree;   // of them, in the culprit's one activation
+  uint64_t First, Last;   // ticks: the first and last of those
+  uint64_t Before, After; // the samples around them; Before 0: none
+};
+
+// Start-up: chooses the signal, primes the unwinder. False: no sampling.
+bool samplerInit();
+// The watcher's look at a thread (registry lock held): starts sampling T
+// when a call of it is open past half its threshold, it is not waiting in
+// an interposed call and is not sampled yet. Returns the ticks of the
+// earliest call of T that will pass half its threshold, or UINT64_MAX.
+uint64_t samplerWatch(ThreadState &T, uint64_t Now);
+// After a look at every thread, without the lock: buffers the look asked for.
+void samplerRefill();
+// A thread's exit: its timer goes, its buffer back to the watcher.
+void samplerDetach(ThreadState &T);
+// In a forked child: the parent's timers are gone.
+void samplerAfterForkChild();
+// An interposed wait begins on this thread: no signal must interrupt it.
+void samplerPauseForWait(ThreadState &T);
+
+// Whether Sig is the sampling signal and A or H our handler for it (the
+// program sees the default action there).
+bool samplerHandlerIs(const struct sigaction &A);
+bool samplerHandlerIs(sighandler_t H);
+// The program installs an action for Sig: if it is ours, sampling moves to
+// another signal first (or stops), so the program's action is its own.
+void samplerSignalTaken(int Sig);
+
+// For recordSpike, on T's own thread: the frames the samples of level
+// Level (open since its start, ending at End) agree on, into Out
+// (kMaxSampled); their number. Stats: how many samples, how many agree.
+uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
+                      SampledFrame *Out, SampledStats &Stats);
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_SAMPLER_H

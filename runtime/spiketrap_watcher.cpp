@@ -1,0 +1,109 @@
+//===- spiketrap_watcher.cpp - The runtime's watcher thread ---------------===//
+//
+// One background thread that looks at every thread's open calls without
+// touching the hooks. It wakes every millisecond, or sooner when a call it
+// saw open will pass half its threshold before that, and each time:
+//   1. applies the patched sites' pending flips (applyPendingPatches);
+//   2. with sample=1, starts sampling a thread with a call open past half
+//      its threshold (spiketrap_sampler.cpp: the thread then samples itself
+//      until no such call is open);
+//   3. with hang_after=, looks for calls stuck that long, every quarter of
+//      it (spiketrap_watchdog.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_watcher.h"
+#include "spiketrap_background.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_format.h"
+#include "spiketrap_sampler.h"
+#include "spiketrap_thread.h"
+#include "spiketrap_watchdog.h"
+
+#include <sys/prctl.h>
+#include <time.h>
+
+namespace __spiketrap {
+
+// Until issue 23's patcher lands (runtime/spiketrap_patch.cpp defines it):
+// nothing to flip. Remove this definition when merging it.
+void applyPendingPatches() {}
+
+namespace {
+
+bool Started, Sampling, Hangs;
+constexpr uint64_t kTickNs = 1000000;
+// The earliest wake-up after a tick: a deadline closer than this waits for it.
+constexpr uint64_t kMinSleepNs = 20000;
+uint64_t TickTicks, MinSleepTicks;
+
+struct Look {
+  uint64_t Now, Next;
+};
+
+void look(ThreadState &T, void *P) {
+  auto &L = *static_cast<Look *>(P);
+  uint64_t Next = samplerWatch(T, L.Now);
+  if (Next < L.Next)
+    L.Next = Next;
+}
+
+void sleepUntil(uint64_t NowTicks, uint64_t WakeTicks) {
+  uint64_t Ns = ticksToNs(WakeTicks - NowTicks);
+  timespec T{time_t(Ns / 1000000000), long(Ns % 1000000000)};
+  nanosleep(&T, nullptr);
+}
+
+void loop(void *) {
+  // The deadlines are tens of microseconds apart; the default timer slack
+  // (50 us) would blur them.
+  prctl(PR_SET_TIMERSLACK, 10000);
+  for (;;) {
+    uint64_t Now = now();
+    applyPendingPatches();
+    Look L = {Now, Now + TickTicks};
+    if (Sampling) {
+      forEachThread(look, &L);
+      samplerRefill();
+    }
+    if (Hangs) {
+      uint64_t Next = watchdogTick(Now);
+      if (Next < L.Next)
+        L.Next = Next;
+    }
+    if (L.Next < Now + MinSleepTicks)
+      L.Next = Now + MinSleepTicks;
+    sleepUntil(Now, L.Next);
+  }
+}
+
+void startThread() {
+  bool Ok = startBackgroundThread(loop, nullptr);
+  __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
+  if (!Ok)
+    logLine("cannot start the watcher thread; calls are not sampled{}",
+            Hangs ? " and hangs not reported" : "");
+}
+
+} // namespace
+
+void watcherStart() {
+  if (!flags.enabled)
+    return;
+  Hangs = watchdogInit();
+  Sampling = samplerInit();
+  if (!Hangs && !Sampling)
+    return;
+  TickTicks = nsToTicks(kTickNs);
+  MinSleepTicks = nsToTicks(kMinSleepNs);
+  startThread();
+}
+
+void watcherAfterForkChild() {
+  watchdogAfterForkChild();
+  samplerAfterForkChild();
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
+    startThread();
+}
+
+} // namespace __spiketrap

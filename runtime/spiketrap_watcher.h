@@ -1,0 +1,18 @@
+//===- spiketrap_watcher.h - The runtime's watcher thread -------*- C++ -*-===//
+#ifndef SPIKETRAP_WATCHER_H
+#define SPIKETRAP_WATCHER_H
+
+namespace __spiketrap {
+
+// Starts the watcher thread, if anything needs it (sample=1, hang_after=).
+void watcherStart();
+// In a forked child: a new watcher thread, if the parent had one.
+void watcherAfterForkChild();
+
+// Patched entry sites (issue 23): applies the flips the hooks requested
+// since the last tick. Called by the watcher every tick.
+void applyPendingPatches();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_WATCHER_H
