@@ -249,16 +249,17 @@ bool ReportModel::buildSampled() {
   for (size_t I = 0; I < Count; ++I) {
     const SpikeRecord &R = *Records[I];
     SampledFirst[I] = N;
-    // A timed path's or the trampoline's callee is the function's own body.
-    bool Body = false;
+    // A timed path's or the trampoline's callee is the function's own body
+    // (unless the body left by a tail call: then it is that callee).
+    const spiketrap_desc *BodyOf = nullptr;
     for (uint32_t K = 0; K < R.NumSampled; ++K) {
       const SampledFrame &F = R.sampled()[K];
-      bool WasBody = Body;
-      Body = F.Desc && Syms.isTimedPath(F.Fn);
-      if (WasBody || (F.Flags & SampledActivation))
+      const spiketrap_desc *D = F.Desc ? F.Desc : Syms.describe(F.Fn);
+      bool Body = BodyOf && !F.Desc && D == BodyOf;
+      BodyOf = F.Desc && Syms.isTimedPath(F.Fn) ? F.Desc : nullptr;
+      if (Body || (F.Flags & SampledActivation))
         continue;
-      Sampled[N++] = {F.Desc ? F.Desc : Syms.describe(F.Fn), F.Level,
-                      (F.Flags & SampledCulprit) != 0};
+      Sampled[N++] = {D, F.Level, (F.Flags & SampledCulprit) != 0};
     }
   }
   SampledFirst[Count] = N;
