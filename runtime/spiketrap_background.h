@@ -8,6 +8,14 @@ namespace __spiketrap {
 // for life) and never takes the program's signals. False if it could not.
 bool startBackgroundThread(void (*Body)(void *), void *Arg);
 
+// Whether every thread of the program has ended and only the runtime's are
+// left (the program's last thread ended with pthread_exit: the C library
+// would exit(0) then, were it not for ours). Reads /proc: now and then.
+bool programThreadsGone();
+
+// In a forked child: none of the runtime's threads came along.
+void backgroundAfterForkChild();
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_BACKGROUND_H

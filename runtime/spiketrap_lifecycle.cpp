@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_background.h"
 #include "spiketrap_init.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_report.h"
@@ -34,6 +35,7 @@ void lifecycleInit() {
   // wait for a whole report): the child makes them anew, with the threads.
   pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
     threadAfterForkChild();
+    backgroundAfterForkChild();
     spikesAfterForkChild();
     signalAfterForkChild();
     RecursionGuard Guard;

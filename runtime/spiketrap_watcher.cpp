@@ -20,6 +20,7 @@
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
 
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -58,8 +59,16 @@ void loop(void *) {
   // The deadlines are tens of microseconds apart; the default timer slack
   // (50 us) would blur them.
   prctl(PR_SET_TIMERSLACK, 10000);
+  uint64_t NextCount = 0;
   for (;;) {
     uint64_t Now = now();
+    // A program whose last thread ended with pthread_exit ends, as it would
+    // without us (the C library's exit(0)), a tenth of a second later.
+    if (Now >= NextCount) {
+      if (programThreadsGone())
+        exit(0);
+      NextCount = Now + 100 * TickTicks;
+    }
     applyPendingPatches();
     Look L = {Now, Now + TickTicks};
     if (Sampling) {
