@@ -194,11 +194,11 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.push_back(']');
   }
   if (R.Sampled.Samples) { // sample=: where the samples agree it went
-    B.format(",\"sampled\":{{\"samples\":{},\"agree\":{},\"culprit\":",
-             R.Sampled.Samples, R.Sampled.Agree);
+    B.format(",\"sampled\":{{\"samples\":{},\"culprit\":",
+             R.Sampled.Samples);
     if (const spiketrap_desc *C = M.culprit(I))
-      B.format("{},\"estimated_ns\":{},\"seen_ns\":{}", M.functionId(C),
-               sampledEstimateNs(R),
+      B.format("{},\"agree\":{},\"estimated_ns\":{},\"seen_ns\":{}",
+               M.functionId(C), R.Sampled.Agree, sampledEstimateNs(R),
                ticksToNs(R.Sampled.Last - R.Sampled.First));
     else
       B.format("null");

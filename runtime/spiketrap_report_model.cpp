@@ -254,9 +254,14 @@ bool ReportModel::buildSampled() {
     const spiketrap_desc *BodyOf = nullptr;
     for (uint32_t K = 0; K < R.NumSampled; ++K) {
       const SampledFrame &F = R.sampled()[K];
+      bool Timed = F.Flags & SampledTimed;
+      // Fn 0: its object was unloaded, and it was named then.
       const spiketrap_desc *D = F.Desc ? F.Desc : Syms.describe(F.Fn);
-      bool Body = BodyOf && !F.Desc && D == BodyOf;
-      BodyOf = F.Desc && Syms.isTimedPath(F.Fn) ? F.Desc : nullptr;
+      bool Body = BodyOf && !Timed && D == BodyOf;
+      BodyOf = Timed && (F.Fn ? Syms.isTimedPath(F.Fn)
+                              : (F.Flags & SampledTimedPath) != 0)
+                   ? F.Desc
+                   : nullptr;
       if (Body || (F.Flags & SampledActivation))
         continue;
       Sampled[N++] = {D, F.Level, (F.Flags & SampledCulprit) != 0};

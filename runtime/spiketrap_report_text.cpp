@@ -208,13 +208,8 @@ void printSampledBelow(Buffer &B, const ReportModel &M, size_t I, uint32_t L) {
 void printCulprit(Buffer &B, const ReportModel &M, size_t I) {
   const SpikeRecord &R = M.record(I);
   const SampledStats &S = R.Sampled;
-  if (!S.Samples)
+  if (!M.culprit(I)) // in its own code, or no one callee: it is the culprit
     return;
-  if (!M.culprit(I)) {
-    B.format("  sampled: {} sample{}, no frame below most of them\n",
-             S.Samples, S.Samples == 1 ? "" : "s");
-    return;
-  }
   B.format("  sampled: {} of {} samples agree, the culprit ran for about ",
            S.Agree, S.Samples);
   formatDuration(B, sampledEstimateNs(R));

@@ -27,7 +27,9 @@
 #include <atomic>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -46,6 +48,10 @@ int SampleSig;
 // has no handler of its own for it, or we would have moved) is ignored.
 char Cookie;
 uint32_t Pid;
+
+// The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
+// take tens of nanoseconds each.
+uintptr_t VdsoLo, VdsoHi;
 
 constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 constexpr uint64_t kCostShare = 20;    // a sample costs at most 1/20 of that
@@ -326,6 +332,16 @@ bool samplerInit() {
     return false;
   Pid = uint32_t(getpid());
   PeriodTicks = nsToTicks(kPeriodNs);
+  if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
+          getauxval(AT_SYSINFO_EHDR))) {
+    auto *Ph = reinterpret_cast<const ElfW(Phdr) *>(
+        reinterpret_cast<const char *>(E) + E->e_phoff);
+    for (int I = 0; I < E->e_phnum; ++I)
+      if (Ph[I].p_type == PT_LOAD) {
+        VdsoLo = uintptr_t(E);
+        VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
+      }
+  }
   // The unwinder's one-time set-up (and its lazy bindings) now, not in a
   // handler.
   int Frames = 0;
@@ -511,6 +527,8 @@ void samplerSignalTaken(int Sig) {
 //===-- The culprit, when a spike is recorded -----------------------------===//
 
 namespace {
+bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
+
 // Whether two frames are the same activation as far as samples tell: a
 // timed one by its start, another by its function (the same function at the
 // same place in the chain, in consecutive samples).
@@ -564,7 +582,8 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
           At = J;
           break;
         }
-    Out[Count++] = {F.Fn, F.Desc, At, F.Desc ? uint32_t(SampledActivation) : 0};
+    Out[Count++] = {F.Fn, F.Desc, At,
+                    F.Desc ? uint32_t(SampledActivation | SampledTimed) : 0};
   }
   // Below it: as deep as one activation holds most of the samples. The
   // samples that agree so far are W[Lo, Hi), each Depth frames below the
@@ -589,7 +608,18 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
     if (BestLen < 2 || BestLen * 2 <= N)
       break;
     const SampleFrame &F = W[BestLo]->F[Pos[BestLo] + Depth];
-    Out[Count++] = {F.Fn, F.Desc, Level, SampledCulprit};
+    // A loop reading the clock is no one long call of clock_gettime: each
+    // takes tens of nanoseconds (the vDSO), however many samples land in one.
+    // Stop above the vDSO and above a function that is mostly a call into it.
+    uint32_t InVdso = 0;
+    for (uint32_t I = BestLo; I < BestLo + BestLen; ++I) {
+      uint32_t P = Pos[I] + Depth + 1;
+      InVdso += P < W[I]->Frames && inVdso(W[I]->F[P].Fn);
+    }
+    if (!F.Desc && (inVdso(F.Fn) || InVdso * 2 > BestLen))
+      break;
+    Out[Count++] = {F.Fn, F.Desc, Level,
+                    SampledCulprit | (F.Desc ? uint32_t(SampledTimed) : 0)};
     Lo = BestLo;
     Hi = BestLo + BestLen;
     ++Depth;

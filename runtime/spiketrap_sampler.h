@@ -86,6 +86,10 @@ enum SampledFlags : uint32_t {
   // timed path / trampoline whose callee is the function's own body.
   SampledActivation = 1,
   SampledCulprit = 2, // below the spiking call: where the samples agreed
+  SampledTimed = 4,   // Desc is a timed call's (an activation, a callee)
+  // Named when its object was unloaded (Fn 0; Desc the runtime's copy);
+  // with SampledTimedPath, a timed path's (its callee is the body).
+  SampledTimedPath = 8,
 };
 constexpr uint32_t kMaxSampled = kSampleFrames;
 struct SampledStats {

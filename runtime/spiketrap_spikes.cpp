@@ -3,6 +3,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_arch.h"
 #include "spiketrap_signal.h"
+#include "spiketrap_symbols.h"
 
 #include <link.h>
 #include <stdlib.h>
@@ -356,6 +357,52 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
 }
 } // namespace
 
+namespace {
+// Sampled frames whose code lies in [Lo, Hi), about to be unloaded: named
+// now, while their object's symbols can still be read (Fn becomes 0).
+// Detach(D) gives a descriptor that outlives the object.
+template <typename Fn>
+void nameSampledCode(uintptr_t Lo, uintptr_t Hi, const Fn &Detach) {
+  size_t Fns = 0, Names = numSkippable() < kMaxSkippable ? numSkippable()
+                                                         : kMaxSkippable;
+  forEachSpike([&](const SpikeRecord &R) {
+    Names += R.Levels;
+    for (uint32_t K = 0; K < R.NumSampled; ++K)
+      Fns += R.sampled()[K].Fn >= Lo && R.sampled()[K].Fn < Hi;
+  });
+  if (!Fns)
+    return;
+  Array<const spiketrap_desc *> Known(Names);
+  size_t N = 0;
+  forEachSpike([&](const SpikeRecord &R) {
+    for (uint32_t L = 0; L < R.Levels && N < Names; ++L)
+      Known[N++] = R.Level[L].Desc;
+  });
+  for (uint32_t I = 0; I < numSkippable() && N < Names; ++I)
+    Known[N++] = skippableAt(I);
+  Symbolizer S;
+  if (!Known || !S.init(Known.begin(), N, Fns))
+    return;
+  forEachSpike([&](const SpikeRecord &Const) {
+    auto &R = const_cast<SpikeRecord &>(Const);
+    auto *Sampled = const_cast<SampledFrame *>(R.sampled());
+    for (uint32_t K = 0; K < R.NumSampled; ++K) {
+      SampledFrame &F = Sampled[K];
+      if (F.Fn < Lo || F.Fn >= Hi)
+        continue;
+      if (F.Flags & SampledTimed) {
+        F.Flags |= S.isTimedPath(F.Fn) ? SampledTimedPath : 0;
+      } else {
+        const spiketrap_desc *D = S.describe(F.Fn);
+        // The symbolizer's own go with it: the runtime keeps a copy.
+        F.Desc = D->flags & SPIKETRAP_DESC_SYMBOL ? copyDesc(D) : Detach(D);
+      }
+      F.Fn = 0;
+    }
+  });
+}
+} // namespace
+
 void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
   auto In = [&](const void *P) {
     return uintptr_t(P) >= Lo && uintptr_t(P) < Hi;
@@ -378,8 +425,12 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
       Copies[NumCopies++] = {D, To};
     return To;
   };
+  nameSampledCode(Lo, Hi, Detach);
   forEachSpike([&](const SpikeRecord &Const) {
     auto &R = const_cast<SpikeRecord &>(Const);
+    auto *Sampled = const_cast<SampledFrame *>(R.sampled());
+    for (uint32_t K = 0; K < R.NumSampled; ++K)
+      Sampled[K].Desc = Detach(Sampled[K].Desc);
     for (uint32_t L = 0; L < R.Levels; ++L)
       R.Level[L].Desc = Detach(R.Level[L].Desc);
     for (uint32_t I = 0; I < R.NumCandidates; ++I)

@@ -49,9 +49,9 @@ int main(void) {
 
 // CHECK: spike: {{.*}} in cache_get (
 // CHECK:      #1  load_asset ({{.*}}waits-mutex.c:{{[0-9]+}}) {{.*}} ms > 1.000 ms
-// CHECK-NEXT:         waited {{[0-9.]+}} ms in pthread_mutex_lock from cache_get ({{.*}}waits-mutex.c:{{[0-9]+}}); running {{[0-9.]+}} {{m|u}}s
+// CHECK-NEXT:         waited {{[0-9.]+}} ms in pthread_mutex_lock from cache_get ({{.*}}waits-mutex.c:{{[0-9]+}}); running {{[0-9.]+}} {{m|u|n}}s
 // CHECK-NEXT: #2  cache_get ({{.*}}waits-mutex.c:{{[0-9]+}}) {{.*}} ms > 1.000 ms
-// CHECK-NEXT:         waited {{[0-9.]+}} ms in pthread_mutex_lock from cache_get ({{.*}}waits-mutex.c:{{[0-9]+}}); running {{[0-9.]+}} {{m|u}}s
+// CHECK-NEXT:         waited {{[0-9.]+}} ms in pthread_mutex_lock from cache_get ({{.*}}waits-mutex.c:{{[0-9]+}}); running {{[0-9.]+}} {{m|u|n}}s
 // GET: cache_get: ok
 // LOAD: load_asset: ok
 // VALID: 1 valid, 0 invalid
