@@ -5,8 +5,7 @@
 
 // The JSON report (report_json=) passes the documented schema
 // (docs/report-schema.json) and carries the run's metadata, the function
-// table and every spike with its full stack. (Without sampling: its fields
-// depend on timing, test/runtime/sample-*.c check them.)
+// table and every spike with its full stack (sample=0: test/runtime/sample*).
 
 #include "../e2e/Inputs/spin.h"
 
