@@ -251,17 +251,18 @@ bool ReportModel::buildSampled() {
     SampledFirst[I] = N;
     // A timed path's or the trampoline's callee is the function's own body
     // (unless the body left by a tail call: then it is that callee).
-    const spiketrap_desc *BodyOf = nullptr;
+    const SampledFrame *Prev = nullptr;
     for (uint32_t K = 0; K < R.NumSampled; ++K) {
       const SampledFrame &F = R.sampled()[K];
       bool Timed = F.Flags & SampledTimed;
       // Fn 0: its object was unloaded, and it was named then.
       const spiketrap_desc *D = F.Desc ? F.Desc : Syms.describe(F.Fn);
-      bool Body = BodyOf && !Timed && D == BodyOf;
-      BodyOf = Timed && (F.Fn ? Syms.isTimedPath(F.Fn)
-                              : (F.Flags & SampledTimedPath) != 0)
-                   ? F.Desc
-                   : nullptr;
+      bool Body = false;
+      if (Prev && (Prev->Flags & SampledTimed) && !Timed)
+        Body = F.Fn && Prev->Fn ? Syms.isBodyOf(F.Fn, Prev->Fn)
+                                : (Prev->Flags & SampledTimedPath) &&
+                                      D == Prev->Desc;
+      Prev = &F;
       if (Body || (F.Flags & SampledActivation))
         continue;
       Sampled[N++] = {D, F.Level, (F.Flags & SampledCulprit) != 0};

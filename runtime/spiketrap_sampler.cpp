@@ -293,23 +293,30 @@ void giveBack(SampleBuffer *B) {
 }
 
 // Whether thread Tid blocks Sig (its SigBlk in /proc): a thread that does
-// may be waiting for it with sigwait, which must never see ours.
-bool blocks(uint32_t Tid, int Sig) {
+// may be waiting for it with sigwait, which must never see ours. 1: it
+// does, 0: it does not, -1: not known now (while a thread waits in
+// sigtimedwait its mask shows the signals it waits for unblocked: only a
+// running thread's is its own).
+int blocks(uint32_t Tid, int Sig) {
   Buffer Path;
   Path.format("/proc/self/task/{}/status", Tid);
   Path.push_back('\0');
   int Fd = open(Path.data(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0)
-    return true;
+    return 1;
   char Text[4096];
   ssize_t N = read(Fd, Text, sizeof(Text) - 1);
   close(Fd);
   if (N <= 0)
-    return true;
+    return 1;
   Text[N] = 0;
+  const char *State = strstr(Text, "State:");
   const char *P = strstr(Text, "SigBlk:");
-  if (!P)
-    return true;
+  if (!State || !P)
+    return 1;
+  State += strspn(State + 6, " \t") + 6;
+  if (*State != 'R')
+    return -1;
   unsigned long long Mask = strtoull(P + 7, nullptr, 16);
   return (Mask >> (Sig - 1)) & 1;
 }
@@ -387,7 +394,7 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
     else if (Half < Next)
       Next = Half;
   }
-  if (!Hot || SPIKETRAP_RACY(T.InWait))
+  if (!Hot || SPIKETRAP_RACY(T.InWait) || SPIKETRAP_RACY(T.WaitsForSignals))
     return Next;
   SampleBuffer *B = T.Samples;
   if (!B) {
@@ -429,7 +436,10 @@ void samplerRefill() {
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
   for (uint32_t I = 0; I < NumChecks; ++I) {
     MaskCheck &C = Checks[I];
-    C.B->MaskOk = Sig && !blocks(C.Tid, Sig);
+    int Blocks = Sig ? blocks(C.Tid, Sig) : 1;
+    if (Blocks < 0)
+      continue; // asked again at the next look
+    C.B->MaskOk = !Blocks;
     C.B->MaskAt = now();
     C.B->MaskTid = C.Tid;
   }

@@ -33,6 +33,16 @@ bool endsWith(const char *S, size_t N, const char *Suffix) {
   return N >= K && memcmp(S + N - K, Suffix, K) == 0;
 }
 
+// Names as LLVM's demangler writes them (the descriptors'): the C++
+// library's writes "> >" for ">>".
+void normalize(char *S) {
+  char *Out = S;
+  for (char *P = S; *P; ++P)
+    if (!(*P == ' ' && P[1] == '>' && Out > S && Out[-1] == '>'))
+      *Out++ = *P;
+  *Out = 0;
+}
+
 // A descriptor made for a symbol, with the strings it names.
 struct Made {
   spiketrap_desc_abs Desc;
@@ -278,7 +288,7 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
   if (NumEntries == Entries.size())
     return nullptr;
   Entry &E = Entries[NumEntries++];
-  E = {Fn, nullptr, false};
+  E = {Fn, nullptr, false, nullptr, 0};
   Buffer Name;
   if (crashing()) { // no files, no loader locks: the address is the name
     Name.format("0x{:x}", Fn);
@@ -306,6 +316,8 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
     Len -= sizeof(kBody) - 1;
   else if (E.TimedPath && endsWith(Raw, Len, kTimed))
     Len -= sizeof(kTimed) - 1;
+  E.Raw = Raw;
+  E.RawLen = Len;
   Name.append(Raw, Raw + Len);
   Name.push_back('\0');
   char *Demangled = nullptr;
@@ -313,6 +325,8 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
     int Status = 0;
     Demangled = __cxa_demangle(Name.data(), nullptr, nullptr, &Status);
   }
+  if (Demangled)
+    normalize(Demangled);
   const char *Shown = Demangled ? Demangled : Name.data();
   // An instrumented function that ran untimed: its own descriptor.
   if (Body || E.TimedPath)
@@ -333,6 +347,17 @@ const spiketrap_desc *Symbolizer::describe(uintptr_t Fn) {
 bool Symbolizer::isTimedPath(uintptr_t Fn) {
   Entry *E = find(Fn);
   return E && E->TimedPath;
+}
+
+bool Symbolizer::isBodyOf(uintptr_t Body, uintptr_t Timed) {
+  Entry *T = find(Timed);
+  if (!T || !T->TimedPath)
+    return false;
+  if (T->Desc && T->Desc == siteDescriptor(Body))
+    return true; // a patched site: the trampoline calls the function itself
+  Entry *B = find(Body);
+  return B && B->Raw && T->Raw && B->RawLen == T->RawLen &&
+         memcmp(B->Raw, T->Raw, B->RawLen) == 0;
 }
 
 } // namespace __spiketrap

@@ -52,12 +52,18 @@ public:
   // Whether Fn is a timed path or the trampoline: the frame it calls is the
   // timed function's own body, not a callee.
   bool isTimedPath(uintptr_t Fn);
+  // Whether Body is the body of the function whose timed path (or
+  // trampoline) is Timed: the same function's parts (a callee after a tail
+  // call is not).
+  bool isBodyOf(uintptr_t Body, uintptr_t Timed);
 
 private:
   struct Entry {
     uintptr_t Fn;
     const spiketrap_desc *Desc;
     bool TimedPath;
+    const char *Raw; // its symbol without the pass's suffix (RawLen bytes)
+    size_t RawLen;
   };
   // A loaded object, and its file's symbols once mapped.
   struct Object {

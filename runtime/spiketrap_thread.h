@@ -113,8 +113,10 @@ struct ThreadState {
   // watcher first samples it.
   struct SampleBuffer *Samples;
   // Interposed waits in progress (spiketrap_waits.cpp): the watcher never
-  // signals a thread while it waits.
+  // signals a thread while it waits, nor one that ever waited for signals
+  // (sigwait & co. would hand the sampling signal to the program).
   uint32_t InWait;
+  uint8_t WaitsForSignals;
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 

@@ -94,7 +94,11 @@ void *Real[kNumReal];
   X(sendto, "__libc_sendto")                                                   \
   X(accept, "__libc_accept")                                                   \
   X(connect, "__libc_connect")                                                 \
-  X(waitpid, "__waitpid")
+  X(waitpid, "__waitpid")                                                      \
+  X(sigwait, "__sigwait")                                                      \
+  X(sigwaitinfo, "__sigwaitinfo")                                              \
+  X(sigtimedwait, "__sigtimedwait")                                            \
+  X(sigsuspend, "__sigsuspend")
 #define SPIKETRAP_DECLARE_STATIC(Name, Sym)                                    \
   extern "C" char StaticReal_##Name[] __asm__(Sym) __attribute__((weak));
 SPIKETRAP_STATIC_REALS(SPIKETRAP_DECLARE_STATIC)
@@ -240,6 +244,25 @@ ssize_t rawSend(int Fd, const void *B, size_t N, int Fl) { return rawSendto(Fd, 
 int rawAccept(int Fd, sockaddr *A, socklen_t *L) { return int(sys(SYS_accept4, Fd, long(A), long(L), 0)); }
 int rawConnect(int Fd, const sockaddr *A, socklen_t L) { return int(sys(SYS_connect, Fd, long(A), long(L))); }
 pid_t rawWaitpid(pid_t P, int *St, int Opt) { return pid_t(sys(SYS_wait4, P, long(St), Opt, 0)); }
+int rawSigtimedwait(const sigset_t *S, siginfo_t *I, const timespec *T) {
+  return int(sys(SYS_rt_sigtimedwait, long(S), long(I), long(T), _NSIG / 8));
+}
+int rawSigwaitinfo(const sigset_t *S, siginfo_t *I) {
+  return rawSigtimedwait(S, I, nullptr);
+}
+int rawSigwait(const sigset_t *S, int *Sig) { // an error number, as sigwait
+  long R;
+  while ((R = arch::rawSyscall(SYS_rt_sigtimedwait, long(S), 0, 0, _NSIG / 8,
+                               0, 0)) == -EINTR) {
+  }
+  if (R < 0)
+    return int(-R);
+  *Sig = int(R);
+  return 0;
+}
+int rawSigsuspend(const sigset_t *M) {
+  return int(sys(SYS_rt_sigsuspend, long(M), _NSIG / 8));
+}
 template <typename Lock, int (*Try)(Lock *)> int tryLoop(Lock *L) {
   int R;
   while ((R = Try(L)) == EBUSY)
@@ -372,6 +395,14 @@ void *rawReal(unsigned I) {
     return fn(rawConnect);
   case Wait_waitpid:
     return fn(rawWaitpid);
+  case Wait_sigwait:
+    return fn(rawSigwait);
+  case Wait_sigwaitinfo:
+    return fn(rawSigwaitinfo);
+  case Wait_sigtimedwait:
+    return fn(rawSigtimedwait);
+  case Wait_sigsuspend:
+    return fn(rawSigsuspend);
   case Wait___read_chk:
     return fn(staticReadChk);
   case Wait___pread_chk:
@@ -466,6 +497,9 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   // The watcher never signals a thread in a wait (an interrupted sleep or
   // poll would return EINTR), and a thread sampling itself stops first.
   W.Marked = T.Status == StatusActive && T.Depth;
+  // A thread that takes signals synchronously is never signalled to sample.
+  if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
+    T.WaitsForSignals = 1;
   if (W.Marked) {
     ++T.InWait;
     std::atomic_signal_fence(std::memory_order_seq_cst);
