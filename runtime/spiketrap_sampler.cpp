@@ -57,6 +57,7 @@ constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 constexpr uint64_t kCostShare = 20;    // a sample costs at most 1/20 of that
 constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
 uint64_t PeriodTicks;
+uint32_t Epoch; // samplerForgetSamples calls
 
 // Marks a frame whose entry hook has not finished (spiketrap_hooks.cpp).
 constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
@@ -221,6 +222,7 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   memcpy(S.F, Tmp, Kept * sizeof(SampleFrame));
   S.Frames = Kept;
   S.Cut = W.N - Kept;
+  S.Epoch = __atomic_load_n(&Epoch, __ATOMIC_RELAXED);
   S.Time = T0;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   ++B.Taken;
@@ -419,6 +421,9 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
   }
   if (!B->MaskOk)
     return Next;
+  // Count the signal, then look at InWait (against samplerPauseForWait): a
+  // wait that began meanwhile holds it back, and none has begun since.
+  __atomic_store_n(&B->Kicks, B->Kicks + 1, __ATOMIC_SEQ_CST);
   siginfo_t Info;
   memset(&Info, 0, sizeof(Info));
   Info.si_signo = Sig;
@@ -426,9 +431,9 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
   Info.si_pid = int(Pid);
   Info.si_uid = getuid();
   Info.si_value.sival_ptr = &Cookie;
-  ++B->Kicks;
-  if (sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info)) != 0)
-    --B->Kicks;
+  if (__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST) ||
+      sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info)) != 0)
+    __atomic_store_n(&B->Kicks, B->Kicks - 1, __ATOMIC_RELAXED);
   return Next;
 }
 
@@ -490,9 +495,36 @@ void samplerAfterForkChild() {
   NumChecks = 0;
 }
 
-void samplerPauseForWait(ThreadState &T) {
-  if (SampleBuffer *B = T.Samples)
+void samplerForgetSamples() {
+  __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED);
+}
+
+bool samplerPauseForWait(ThreadState &T) {
+  SampleBuffer *B = T.Samples;
+  if (!B)
+    return false;
+  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED))
     disarm(*B);
+  // The watcher counts its signal, then reads InWait; we counted InWait,
+  // now read its count: one of us sees the other. A signal it sends now
+  // waits for the end of the wait, so the wait sees no EINTR.
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
+  if (!Sig || __atomic_load_n(&B->Kicks, __ATOMIC_SEQ_CST) ==
+                  __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED))
+    return false;
+  uint64_t Set = 1ull << (Sig - 1), Old = 0;
+  sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), long(&Old), sizeof(Set));
+  B->HeldSig = Old & Set ? 0 : Sig; // blocked by the program already: as is
+  return true;
+}
+
+void samplerResumeAfterWait() {
+  SampleBuffer *B = threadState.Samples;
+  if (!B || !B->HeldSig)
+    return;
+  uint64_t Set = 1ull << (B->HeldSig - 1);
+  B->HeldSig = 0;
+  sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Set), 0, sizeof(Set));
 }
 
 bool samplerHandlerIs(const struct sigaction &A) {
@@ -561,8 +593,9 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
   // activation is in each.
   const Sample *W[kSampleSlots];
   uint32_t Pos[kSampleSlots], N = 0;
+  uint32_t Now = __atomic_load_n(&Epoch, __ATOMIC_RELAXED);
   for (const Sample &S : B->Slots) {
-    if (!S.Frames || S.Time < K.Start || S.Time > End)
+    if (!S.Frames || S.Time < K.Start || S.Time > End || S.Epoch != Now)
       continue;
     for (uint32_t P = 0; P < S.Frames; ++P)
       if (S.F[P].Desc == K.Desc && S.F[P].Start == K.Start) {

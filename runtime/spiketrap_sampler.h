@@ -43,6 +43,8 @@ struct Sample {
   uint64_t Time;   // ticks
   uint32_t Frames; // in F
   uint32_t Cut;    // frames past kSampleFrames were left out (innermost)
+  uint32_t Epoch;  // samplerForgetSamples calls before it was taken
+  uint32_t Reserved;
   SampleFrame F[kSampleFrames];
 };
 
@@ -63,6 +65,7 @@ struct SampleBuffer {
   uint32_t HasTimer;
   uint32_t Armed;     // the timer will fire (read by the watcher)
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
+  int HeldSig;        // blocked during the current wait, to unblock after
   uint64_t CostTicks; // what the last sample cost the thread
   uint64_t Taken;     // samples written
   uint64_t Session;   // of them, since the last start
@@ -112,8 +115,15 @@ void samplerRefill();
 void samplerDetach(ThreadState &T);
 // In a forked child: the parent's timers are gone.
 void samplerAfterForkChild();
-// An interposed wait begins on this thread: no signal must interrupt it.
-void samplerPauseForWait(ThreadState &T);
+// An interposed wait begins on this thread (InWait counted): no signal must
+// interrupt it. Its timer is disarmed, and a signal the watcher sent but
+// the thread has not seen yet is held back (blocked) until the wait ends:
+// true, and samplerResumeAfterWait must follow it.
+bool samplerPauseForWait(ThreadState &T);
+void samplerResumeAfterWait();
+// A shared object is about to be unloaded: samples taken so far may name
+// its code and descriptors, so spikes recorded from now on ignore them.
+void samplerForgetSamples();
 
 // Whether Sig is the sampling signal and A or H our handler for it (the
 // program sees the default action there).

@@ -404,6 +404,9 @@ void nameSampledCode(uintptr_t Lo, uintptr_t Hi, const Fn &Detach) {
 } // namespace
 
 void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
+  // Samples taken before may name its code: no spike recorded from now on
+  // takes them.
+  samplerForgetSamples();
   auto In = [&](const void *P) {
     return uintptr_t(P) >= Lo && uintptr_t(P) < Hi;
   };

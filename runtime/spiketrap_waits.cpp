@@ -500,11 +500,12 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   // A thread that takes signals synchronously is never signalled to sample.
   if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
     T.WaitsForSignals = 1;
+  W.Paused = false;
   if (W.Marked) {
-    ++T.InWait;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    if (T.Samples && __atomic_load_n(&T.Samples->Armed, __ATOMIC_RELAXED))
-      samplerPauseForWait(T);
+    // Against the watcher's look: it counts its signal, then reads InWait.
+    __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
+    if (T.Samples)
+      W.Paused = samplerPauseForWait(T);
   }
   W.Desc = waiter(T);
   if (W.Desc)
@@ -516,6 +517,8 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
 // reader on this thread (a spike in a handler) skips a slot being written.
 SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   if (W.Marked) {
+    if (W.Paused)
+      samplerResumeAfterWait();
     std::atomic_signal_fence(std::memory_order_seq_cst);
     --threadState.InWait;
   }
@@ -678,7 +681,7 @@ SPIKETRAP_EXPORT long syscall(long Nr, ...) {
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);
   else
-    W.Desc = nullptr, W.Marked = false;
+    W.Desc = nullptr, W.Marked = W.Paused = false;
   long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
   waitEnd(W);
   return R;

@@ -87,6 +87,7 @@ struct WaitScope {
   uint64_t Start;             // ticks
   uint32_t Call;              // WaitCall
   bool Marked;                // counted in the thread's InWait
+  bool Paused;                // the sampling signal is held back meanwhile
 };
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);

@@ -4,9 +4,8 @@
 // RUN: env SPIKETRAP_OPTIONS=adaptive=0:threshold=20ms %run %t > %t.off 2>&1
 // RUN: FileCheck %s --check-prefix=OFF < %t.off
 
-// Without late probes (which would time the spike's loop at its own level:
-// late-probe.c), as for a slow path that has no loop, and without sampling
-// (which names the switched-off function that ran long: sample-*.c).
+// Without late probes (late-probe.c) or sampling (sample-switched-off.c),
+// which would name the spike's function, as for a slow path with no loop.
 // Adaptive mode: functions called very often that never come near their
 // threshold are switched off after 4096 calls (they stop calling the hooks
 // at all), so a late spike below them is reported at their nearest caller
