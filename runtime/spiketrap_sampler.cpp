@@ -55,6 +55,7 @@ uintptr_t VdsoLo, VdsoHi;
 
 constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 constexpr uint64_t kCostShare = 20;    // a sample costs at most 1/20 of that
+constexpr uint64_t kMaxCostPeriods = 10; // so slower, 1 ms at most
 constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
 uint64_t PeriodTicks;
 uint32_t Epoch; // samplerForgetSamples calls
@@ -227,10 +228,14 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   std::atomic_signal_fence(std::memory_order_seq_cst);
   ++B.Taken;
   ++B.Session;
-  uint64_t Cost = now() - T0;
-  B.CostTicks = Cost;
+  // What a sample costs, as the thread's recent least (a sample the thread
+  // was preempted in is no measure), up to a quarter more each time.
+  uint64_t Cost = now() - T0, Was = B.CostTicks;
+  B.CostTicks = Cost = Was && Cost > Was + Was / 4 ? Was + Was / 4 : Cost;
   if (Cost * kCostShare > Period)
-    Period = Cost * kCostShare;
+    Period = Cost * kCostShare < kMaxCostPeriods * PeriodTicks
+                 ? Cost * kCostShare
+                 : kMaxCostPeriods * PeriodTicks;
   return ticksToNs(Period);
 }
 
@@ -274,15 +279,16 @@ _Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
 // wanted. Taken under the registry lock (the watcher) and at thread exit.
 SpinLock FreeLock;
 SampleBuffer *FreeList;
-uint32_t Wanted;
-uint32_t Allocated;
-constexpr uint32_t kMaxBuffers = 1024;
+uint32_t NumFree, Wanted, Allocated;
+constexpr uint32_t kMaxBuffers = 1024, kReserve = 2;
 
 SampleBuffer *takeFree() {
   FreeLock.lock();
   SampleBuffer *B = FreeList;
-  if (B)
+  if (B) {
     FreeList = B->NextFree;
+    --NumFree;
+  }
   FreeLock.unlock();
   return B;
 }
@@ -291,6 +297,7 @@ void giveBack(SampleBuffer *B) {
   FreeLock.lock();
   B->NextFree = FreeList;
   FreeList = B;
+  ++NumFree;
   FreeLock.unlock();
 }
 
@@ -323,14 +330,6 @@ int blocks(uint32_t Tid, int Sig) {
   return (Mask >> (Sig - 1)) & 1;
 }
 
-// Threads whose signal mask the watcher must read before it signals them,
-// outside the registry lock.
-struct MaskCheck {
-  SampleBuffer *B;
-  uint32_t Tid;
-};
-MaskCheck Checks[16];
-uint32_t NumChecks;
 
 } // namespace
 
@@ -369,6 +368,7 @@ bool samplerInit() {
     if (__sigaction(Sig, &Ours, nullptr) != 0)
       continue;
     __atomic_store_n(&SampleSig, Sig, __ATOMIC_RELEASE);
+    samplerRefill(); // the first threads' buffers
     return true;
   }
   return false;
@@ -413,11 +413,15 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
   if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) ||
       __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks)
     return Next;
+  // Its signal mask, read once a second at most (a few tens of us, here
+  // under the registry lock: the first signal must not wait another tick).
   if (B->MaskTid != T.Tid || Now - B->MaskAt > theClock.TicksPerSecond) {
-    if (NumChecks < sizeof(Checks) / sizeof(Checks[0]))
-      Checks[NumChecks++] = {B, T.Tid};
-    if (B->MaskTid != T.Tid)
-      return Next;
+    int Blocks = blocks(T.Tid, Sig);
+    if (Blocks < 0)
+      return Next; // not known now: at the next look
+    B->MaskOk = !Blocks;
+    B->MaskAt = Now;
+    B->MaskTid = T.Tid;
   }
   if (!B->MaskOk)
     return Next;
@@ -438,17 +442,9 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
 }
 
 void samplerRefill() {
-  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
-  for (uint32_t I = 0; I < NumChecks; ++I) {
-    MaskCheck &C = Checks[I];
-    int Blocks = Sig ? blocks(C.Tid, Sig) : 1;
-    if (Blocks < 0)
-      continue; // asked again at the next look
-    C.B->MaskOk = !Blocks;
-    C.B->MaskAt = now();
-    C.B->MaskTid = C.Tid;
-  }
-  NumChecks = 0;
+  // A few in reserve: a thread's first sampling does not wait a tick.
+  if (NumFree < kReserve)
+    Wanted += kReserve - NumFree;
   for (; Wanted && Allocated < kMaxBuffers; --Wanted, ++Allocated) {
     void *P = mmap(nullptr, sizeof(SampleBuffer), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -492,7 +488,6 @@ void samplerAfterForkChild() {
     B->MaskTid = 0;
   }
   FreeLock.reset();
-  NumChecks = 0;
 }
 
 void samplerForgetSamples() {

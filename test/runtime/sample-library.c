@@ -1,6 +1,6 @@
 // RUN: %clang -g -O2 -fPIC -shared %S/Inputs/plain_lib.c -o %t.plain.so
 // RUN: %clang %spiketrap -g -O2 %s %t.plain.so %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/sampled.py %t.json load_level | FileCheck %s --check-prefix=JSON
 
@@ -13,9 +13,9 @@ int plain_decode(int Size);
 
 __attribute__((noinline)) int load_level(int N) { return plain_decode(N) + 1; }
 
-int main(void) { return load_level(40) > 0 ? 0 : 1; }
+int main(void) { return load_level(100) > 0 ? 0 : 1; }
 
-// CHECK:      spike: {{.*}} in load_level ({{.*}}sample-library.c:[[#]]), threshold 1.000 ms
+// CHECK:      spike: {{.*}} in load_level ({{.*}}sample-library.c:[[#]]), threshold 20.000 ms
 // CHECK:      #1  load_level (
 // CHECK-NEXT:   sampled: [[#]] of [[#]] samples agree, the culprit ran for about {{[0-9.]+ ms}} (seen for {{[0-9.]+ ms}}):
 // CHECK-NEXT:       ~ plain_decode ({{.*}}sample-library.c.tmp.plain.so)

@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/sampled.py %t.json walk | FileCheck %s --check-prefix=JSON
 
@@ -15,7 +15,7 @@ __attribute__((noinline)) int walk(int Depth, int Slow) {
     return 1;
   int R = walk(Depth + 1, Slow);
   if (Slow && Depth == 37)
-    spin_ns(40000000);
+    spin_ns(100000000);
   Sink += R;
   return R + 1; // not a tail call
 }
@@ -26,7 +26,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      spike: {{.*}} in walk ({{.*}}sample-recursion.c:[[#]]), threshold 1.000 ms
+// CHECK:      spike: {{.*}} in walk ({{.*}}sample-recursion.c:[[#]]), threshold 20.000 ms
 // CHECK:      #1  walk (
 // CHECK-NEXT:   sampled: [[#]] of [[#]] samples agree, the culprit ran for about {{[0-9.]+ ms}} (seen for {{[0-9.]+ ms}}):
 // CHECK-COUNT-37: ~ walk ({{.*}}sample-recursion.c:[[#]])

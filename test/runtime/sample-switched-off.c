@@ -1,5 +1,5 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/sampled.py %t.json frame | FileCheck %s --check-prefix=JSON
 // RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
@@ -19,7 +19,7 @@ __attribute__((noinline)) int hot(int I) {
   for (int K = 0; K < 8; ++K)
     S += (I ^ K) & 7;
   if (I == 150000) // long after the switch-off (4096 calls)
-    spin_ns(40000000);
+    spin_ns(100000000);
   return S;
 }
 
@@ -34,7 +34,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      spike: {{.*}} in frame ({{.*}}sample-switched-off.c:[[#]]), threshold 1.000 ms
+// CHECK:      spike: {{.*}} in frame ({{.*}}sample-switched-off.c:[[#]]), threshold 20.000 ms
 // CHECK:      #1  frame (
 // CHECK-NEXT:   sampled: [[#]] of [[#]] samples agree, the culprit ran for about {{[0-9.]+ ms}} (seen for {{[0-9.]+ ms}}):
 // CHECK-NEXT:       ~ hot ({{.*}}sample-switched-off.c:[[#]])

@@ -1,5 +1,5 @@
 // RUN: %clangxx %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/sampled.py %t.json 'tick(std::vector<Entity*, std::allocator<Entity*>> const&, int)' | FileCheck %s --check-prefix=JSON
 
@@ -22,7 +22,7 @@ struct Enemy : Entity {
     for (int K = 0; K < 4; ++K)
       Hp += (Frame ^ K) & 1;
     if (Boss && Frame == 150) // long after the switch-off
-      spin_ns(40000000);
+      spin_ns(100000000);
     return Hp;
   }
 };
