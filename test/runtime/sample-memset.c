@@ -11,19 +11,18 @@
 #include <string.h>
 #include <sys/mman.h>
 
-__attribute__((noinline)) int load_level(void) {
-  size_t Size = 64 << 20;
+enum { Size = 64 << 20 };
+
+__attribute__((noinline)) void load_level(char *P) { memset(P, 1, Size); }
+
+int main(void) {
   char *P = mmap(0, Size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                  -1, 0);
   if (P == MAP_FAILED)
     return 1;
-  memset(P, 1, Size);
-  int R = P[Size / 2] != 1;
-  munmap(P, Size);
-  return R;
+  load_level(P);
+  return P[Size / 2] != 1;
 }
-
-int main(void) { return load_level(); }
 
 // CHECK:      spike: {{.*}} in load_level ({{.*}}sample-memset.c:[[#]]), threshold 1.000 ms
 // CHECK:      #1  load_level (
