@@ -374,14 +374,15 @@ bool samplerInit() {
   return false;
 }
 
-SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
+SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
+                                            bool &Busy) {
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
   if (!Sig || SPIKETRAP_RACY(T.Status) != StatusActive)
     return UINT64_MAX;
   uint32_t Depth = SPIKETRAP_RACY(T.Depth);
   if (!Depth || Depth > kMaxDepth)
     return UINT64_MAX;
-  bool Hot = false;
+  bool Hot = false, Open = false;
   uint64_t Next = UINT64_MAX;
   for (uint32_t J = 0; J < Depth; ++J) {
     const Frame &F = T.Frames[J];
@@ -390,13 +391,18 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now) {
     if (uintptr_t(SPIKETRAP_RACY(F.Addr)) == kUnderConstruction ||
         Thr == kNever)
       continue;
-    uint64_t Half = SPIKETRAP_RACY(F.Start) + Thr / 2;
+    Open = true;
+    uint64_t Start = SPIKETRAP_RACY(F.Start), Half = Start + Thr / 2;
     if (Now >= Half)
       Hot = true;
-    else if (Half < Next)
+    // A deadline only for a call open a quarter of it already: a loop of
+    // short calls would have the watcher chase each one.
+    else if (Half < Next && (Now - Start) * 4 >= Thr / 2)
       Next = Half;
   }
-  if (!Hot || SPIKETRAP_RACY(T.InWait) || SPIKETRAP_RACY(T.WaitsForSignals))
+  bool Waiting = SPIKETRAP_RACY(T.InWait);
+  Busy = Busy || (Open && !Waiting);
+  if (!Hot || Waiting || SPIKETRAP_RACY(T.WaitsForSignals))
     return Next;
   SampleBuffer *B = T.Samples;
   if (!B) {

@@ -106,9 +106,12 @@ struct SampledStats {
 bool samplerInit();
 // The watcher's look at a thread (registry lock held): starts sampling T
 // when a call of it is open past half its threshold, it is not waiting in
-// an interposed call and is not sampled yet. Returns the ticks of the
-// earliest call of T that will pass half its threshold, or UINT64_MAX.
-uint64_t samplerWatch(ThreadState &T, uint64_t Now);
+// an interposed call and is not sampled yet. Returns when the watcher
+// should look again for T: when a call open a while already will pass half
+// its threshold (a call just opened is seen at the next tick), or
+// UINT64_MAX. Busy: T has a call open that may ever be reported, and is
+// not waiting.
+uint64_t samplerWatch(ThreadState &T, uint64_t Now, bool &Busy);
 // After a look at every thread, without the lock: buffers the look asked for.
 void samplerRefill();
 // A thread's exit: its timer goes, its buffer back to the watcher.

@@ -1,8 +1,9 @@
 //===- spiketrap_watcher.cpp - The runtime's watcher thread ---------------===//
 //
 // One background thread that looks at every thread's open calls without
-// touching the hooks. It wakes every millisecond, or sooner when a call it
-// saw open will pass half its threshold before that, and each time:
+// touching the hooks. It wakes every millisecond (every 4 while no thread
+// runs a call that may be reported), or sooner when a call open for a while
+// will pass half its threshold before that, and each time:
 //   1. applies the patched sites' pending flips (applyPendingPatches);
 //   2. with sample=1, starts sampling a thread with a call open past half
 //      its threshold (spiketrap_sampler.cpp: the thread then samples itself
@@ -33,18 +34,19 @@ void applyPendingPatches() {}
 namespace {
 
 bool Started, Sampling, Hangs;
-constexpr uint64_t kTickNs = 1000000;
+constexpr uint64_t kTickNs = 1000000, kIdleTicks = 4;
 // The earliest wake-up after a tick: a deadline closer than this waits for it.
 constexpr uint64_t kMinSleepNs = 20000;
 uint64_t TickTicks, MinSleepTicks;
 
 struct Look {
   uint64_t Now, Next;
+  bool Busy; // a thread runs a call that may be reported
 };
 
 void look(ThreadState &T, void *P) {
   auto &L = *static_cast<Look *>(P);
-  uint64_t Next = samplerWatch(T, L.Now);
+  uint64_t Next = samplerWatch(T, L.Now, L.Busy);
   if (Next < L.Next)
     L.Next = Next;
 }
@@ -70,11 +72,16 @@ void loop(void *) {
       NextCount = Now + 100 * TickTicks;
     }
     applyPendingPatches();
-    Look L = {Now, Now + TickTicks};
+    Look L = {Now, UINT64_MAX, false};
     if (Sampling) {
       forEachThread(look, &L);
       samplerRefill();
     }
+    // Every tick while a thread runs a call that may be reported; a program
+    // that waits (or runs nothing timed) is looked at less often.
+    uint64_t Tick = Now + (L.Busy ? TickTicks : kIdleTicks * TickTicks);
+    if (Tick < L.Next)
+      L.Next = Tick;
     if (Hangs) {
       uint64_t Next = watchdogTick(Now);
       if (Next < L.Next)
