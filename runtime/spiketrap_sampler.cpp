@@ -27,7 +27,9 @@
 #include <atomic>
 #include <errno.h>
 #include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <string.h>
@@ -335,9 +337,28 @@ int blocks(uint32_t Tid, int Sig) {
 
 //===-- Start-up, the watcher's look, exit, fork --------------------------===//
 
+namespace {
+// The unwinder finds a PC's unwind entry with _dl_find_object (glibc 2.35
+// on; libgcc 12 uses it when built against such a glibc), which takes no
+// lock. Before, it walked dl_iterate_phdr under the loader's lock: a sample
+// taken while the thread held it (in dlopen) would wait for itself.
+bool lockFreeUnwinding() {
+  int Major = 0, Minor = 0;
+  const char *V = gnu_get_libc_version();
+  return V && sscanf(V, "%d.%d", &Major, &Minor) == 2 &&
+         (Major > 2 || (Major == 2 && Minor >= 35));
+}
+} // namespace
+
 bool samplerInit() {
   if (!flags.enabled || !flags.sample || !arch::kHasCounter)
     return false;
+  if (!lockFreeUnwinding()) {
+    if (flags.verbosity >= 1)
+      logLine("sample=1: this C library is older than glibc 2.35 (unwind "
+              "tables are looked up under the loader's lock); no sampling");
+    return false;
+  }
   Pid = uint32_t(getpid());
   PeriodTicks = nsToTicks(kPeriodNs);
   if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
