@@ -22,11 +22,12 @@ uint64_t sampledEstimateNs(const SpikeRecord &R) {
   const SampledStats &S = R.Sampled;
   if (!S.Agree)
     return 0;
-  // No sample before the first that has it: it began after the spiking
-  // call did.
-  uint64_t Begin = S.Before ? S.Before : R.Level[R.Levels - 1].Start;
-  uint64_t From = Begin + (S.First - Begin) / 2;
-  uint64_t To = S.Last + (S.After - S.Last) / 2;
+  // Halfway between the samples that tell; with no sample before (after)
+  // it, from the spiking call's start (to its end): sampling begins halfway
+  // through the call, and a culprit is most of it.
+  uint64_t From = S.Before ? S.Before + (S.First - S.Before) / 2
+                           : R.Level[R.Levels - 1].Start;
+  uint64_t To = S.After < R.End ? S.Last + (S.After - S.Last) / 2 : R.End;
   return To > From ? ticksToNs(To - From) : 0;
 }
 

@@ -56,8 +56,11 @@ uint32_t Pid;
 uintptr_t VdsoLo, VdsoHi;
 
 constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
-constexpr uint64_t kCostShare = 20;    // a sample costs at most 1/20 of that
-constexpr uint64_t kMaxCostPeriods = 10; // so slower, 1 ms at most
+// What a sample costs the thread (measured on our VM: the signal's round
+// trip ~4 us, ~0.4 us a frame unwound), and at most 1/20 of its time goes
+// to them. From the frames, not the clock: a sample the thread was
+// preempted in would stretch the period for nothing.
+constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
 constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
 uint64_t PeriodTicks;
 uint32_t Epoch; // samplerForgetSamples calls
@@ -165,22 +168,23 @@ _Unwind_Reason_Code step(_Unwind_Context *C, void *P) {
   return _URC_NO_REASON;
 }
 
-// The earliest-started open call of T past half its threshold at Now: how
-// long it has been open (0: none). Levels below Floor are the interrupted
-// code's, when a handler runs.
+// The latest-started open call of T past half its threshold at Now: how
+// long it has been open (0: none). The innermost sets the pace: a call that
+// runs for the whole program (a main loop) would be sampled ever more
+// slowly, and a spike inside it with it. Levels below Floor are the
+// interrupted code's, when a handler runs.
 uint64_t hotAge(const ThreadState &T, uint32_t Floor, uint32_t Depth,
                 uint64_t Now) {
-  uint64_t Age = 0;
-  for (uint32_t J = Floor; J < Depth; ++J) {
+  for (uint32_t J = Depth; J-- > Floor;) {
     const Frame &F = T.Frames[J];
     uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
     if (uintptr_t(F.Addr) == kUnderConstruction || Thr == kNever ||
         Now < F.Start)
       continue;
-    if ((Now - F.Start) * 2 >= Thr && Now - F.Start > Age)
-      Age = Now - F.Start;
+    if ((Now - F.Start) * 2 >= Thr)
+      return Now - F.Start ? Now - F.Start : 1;
   }
-  return Age;
+  return 0;
 }
 
 // Takes a sample of the code the signal interrupted (on this thread) and
@@ -199,6 +203,9 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   uint64_t Period = PeriodTicks;
   if (Age / kAgeShare > Period)
     Period = Age / kAgeShare;
+  // The last sample's depth tells what the next will cost.
+  if (B.CostTicks * kCostShare > Period)
+    Period = B.CostTicks * kCostShare;
   if (B.Reading ||
       uintptr_t(T.Frames[Depth - 1].Addr) == kUnderConstruction) {
     ++B.Dropped; // the exit path is reading the samples, or a hook is midway
@@ -230,14 +237,7 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   std::atomic_signal_fence(std::memory_order_seq_cst);
   ++B.Taken;
   ++B.Session;
-  // What a sample costs, as the thread's recent least (a sample the thread
-  // was preempted in is no measure), up to a quarter more each time.
-  uint64_t Cost = now() - T0, Was = B.CostTicks;
-  B.CostTicks = Cost = Was && Cost > Was + Was / 4 ? Was + Was / 4 : Cost;
-  if (Cost * kCostShare > Period)
-    Period = Cost * kCostShare < kMaxCostPeriods * PeriodTicks
-                 ? Cost * kCostShare
-                 : kMaxCostPeriods * PeriodTicks;
+  B.CostTicks = nsToTicks(kSampleBaseNs + kSampleFrameNs * W.N);
   return ticksToNs(Period);
 }
 
@@ -593,6 +593,11 @@ void samplerSignalTaken(int Sig) {
 namespace {
 bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
 
+// Samples that must agree: two in a row by chance are easy to get from a
+// call a preemption stretched (the samples after it resumes land wherever
+// its last microseconds run).
+constexpr uint32_t kMinAgree = 3;
+
 // Whether two frames are the same activation as far as samples tell: a
 // timed one by its start, another by its function (the same function at the
 // same place in the chain, in consecutive samples).
@@ -670,7 +675,7 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
         BestLo = I, BestLen = E - I;
       I = E;
     }
-    if (BestLen < 2 || BestLen * 2 <= N)
+    if (BestLen < kMinAgree || BestLen * 2 <= N)
       break;
     const SampleFrame &F = W[BestLo]->F[Pos[BestLo] + Depth];
     // A loop reading the clock is no one long call of clock_gettime: each

@@ -66,7 +66,7 @@ struct SampleBuffer {
   uint32_t Armed;     // the timer will fire (read by the watcher)
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   int HeldSig;        // blocked during the current wait, to unblock after
-  uint64_t CostTicks; // what the last sample cost the thread
+  uint64_t CostTicks; // what the last sample cost (estimated from its depth)
   uint64_t Taken;     // samples written
   uint64_t Session;   // of them, since the last start
   uint64_t Dropped;   // signals that took no sample (the thread was busy...)

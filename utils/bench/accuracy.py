@@ -52,6 +52,24 @@ CASES = [
      "3 ms in pthread_mutex_lock and in read() on a pipe"),
     ("repeated in hot function", "repeated.c",
      "hot_repeat: 5 spikes of 3 ms in 100,000 calls"),
+    # Issue 24: a frame loop of hot functions (switched off first) on four
+    # threads (frameloop.h), near-threshold bait on one, and one-off spikes
+    # in the shapes real code has.
+    ("issue24-1 rare loop, -O2 shapes", "acc_rare_loop.c",
+     "lookup's probe loop, insert's rehash loop: 3 ms once each"),
+    ("issue24-2 usual loop runs longer", "acc_usual_loop.c",
+     "integrate's every-call loop runs 3 ms once"),
+    ("issue24-3 virtual call, function table", "acc_virtual.cpp",
+     "Boss::update (virtual) and on_chat (through handlers[]): 3 ms once each"),
+    ("issue24-4 uninstrumented library", "acc_library.c",
+     "load_asset > vendor_decode > decode_block (static), a library built "
+     "without the plugin: 3 ms once", "acc_library_lib.c"),
+    ("issue24-5 memset of a fresh mapping", "acc_memset.c",
+     "load_level > memset of 16 MiB just mapped"),
+    ("issue24-6 recursion, depth 37 of 50", "acc_recursion.c",
+     "walk at depth 37 of 50 spends 3 ms once"),
+    ("issue24-7 call that throws", "acc_throw.cpp",
+     "parse_packet searches 3 ms, then throws"),
 ]
 
 # A reported spike belongs to an injected one when their intervals overlap
@@ -190,6 +208,11 @@ def score(gt, reported, threshold):
                 best, best_ov = i, ov
         if r["function"] in gt["never"]:
             fps.append(("never reported", r))
+        elif r["function"] in gt["gray"] and (best is None or
+                                              best["cls"] != "over"):
+            # A function that runs long by design (a thread's loop), around
+            # a near miss or nothing: no spike of its own.
+            neutral.append(r)
         elif best is not None and best["cls"] == "under":
             fps.append(("near miss", r))
         elif best is not None and best["cls"] == "observed":
@@ -388,13 +411,21 @@ def build_all(build_dir, opts, cases, out_dir):
              f"-I{PROGRAMS}", "-g", "-pthread"]
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
-        for case, src, _ in cases:
+        for case, src, _, *plain in cases:
             for opt in opts:
                 name = f"{os.path.splitext(src)[0]}-{opt}"
+                objs = [os.path.join(lib, "libspiketrap.a")]
+                if plain:
+                    # A library built without the plugin, as a vendor's.
+                    so = os.path.join(out_dir, f"lib{name}-plain.so")
+                    bench.must([bench.CC, f"-{opt}", "-g", "-fPIC",
+                                "-shared", os.path.join(PROGRAMS, plain[0]),
+                                "-o", so])
+                    objs.append(so)
                 jobs[case, opt] = ex.submit(
                     bench.build, name, [os.path.join(PROGRAMS, src)],
-                    [f"-{opt}", *flags], out_dir,
-                    [os.path.join(lib, "libspiketrap.a")], ["-pthread"])
+                    [f"-{opt}", *flags], out_dir, objs,
+                    ["-pthread", f"-Wl,-rpath,{out_dir}"])
         return {k: f.result()[0] for k, f in jobs.items()}
 
 
@@ -422,7 +453,7 @@ def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None):
                                                  for o in only)]
     exes = build_all(build_dir, opts, cases, out_dir)
     rows, sums, detail = [], [], []
-    for case, src, what in cases:
+    for case, src, what, *_ in cases:
         for opt in opts:
             results, fps, errors = [], [], []
             for rep in range(reps):
