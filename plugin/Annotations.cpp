@@ -104,15 +104,20 @@ static std::string getThresholdNs(const Constant *C, double NsPerUnit,
   double Rounded = std::round(Value * NsPerUnit);
   if (Rounded > double(MaxThresholdNs))
     return "must be " + Max + ", not " + Text;
-  Ns = Rounded < 1 ? 1 : uint64_t(Rounded);
+  // Less than a nanosecond is a unit mistaken, not a threshold.
+  if (Rounded < 1)
+    return "must be at least " + formatNumber(1 / NsPerUnit) + " (1 ns), not " +
+           Text;
+  Ns = uint64_t(Rounded);
   return "";
 }
 
 /// Applies one annotation found at \p Where to \p Sel; returns the problem
-/// with it, or "".
+/// with it, or "". \p Info is its key's.
 static std::string apply(StringRef Key, const Constant *Args,
-                         const std::string &Where, Selection &Sel) {
-  const KeyInfo *Info = nullptr;
+                         const std::string &Where, Selection &Sel,
+                         const KeyInfo *&Info) {
+  Info = nullptr;
   for (const KeyInfo &K : Keys)
     if (K.Name == Key)
       Info = &K;
@@ -147,9 +152,66 @@ static std::string apply(StringRef Key, const Constant *Args,
   return "";
 }
 
+namespace {
+/// One annotation applied to a function, kept to check the next ones
+/// against it.
+struct Given {
+  const KeyInfo *Info;
+  std::string Where;
+  Choice Value;
+};
+} // namespace
+
+/// Whether annotation \p Info asks for its function to be timed (what
+/// Selection::wanted() looks at), which "never" contradicts.
+static bool asksForTiming(const KeyInfo &Info) {
+  return Info.Field == &Selection::Always ||
+         Info.Field == &Selection::Threshold ||
+         Info.Field == &Selection::ChildrenThreshold ||
+         Info.Field == &Selection::Ignore ||
+         Info.Field == &Selection::IgnoreChildren;
+}
+
+/// "'spiketrap.threshold_ms' (5)", and where it is unless that is \p Here.
+static std::string describe(const Given &G, StringRef Here) {
+  std::string S = "'" + G.Info->Name.str() + "'";
+  if (G.Info->NsPerUnit > 0)
+    S += " (" + formatNumber(double(G.Value.Ns) / G.Info->NsPerUnit) + ")";
+  else if (G.Info->NsPerUnit < 0)
+    S += " ('" + G.Value.Name + "')";
+  return G.Where == Here ? S : S + " at " + G.Where;
+}
+
+/// Checks annotation \p New of a function against those \p Before it: the
+/// same setting twice (THRESHOLD_MS(5) THRESHOLD_MS(10)) or "never" with a
+/// reason to time it (NEVER ALWAYS) is an error, not a silent choice of
+/// one; the same value twice is a warning.
+static void checkAgainst(LLVMContext &Ctx, const Given &New,
+                         ArrayRef<Given> Before, const Function &F) {
+  for (const Given &Old : Before) {
+    bool Same = Old.Info->Field == New.Info->Field;
+    bool Contradicts =
+        (Old.Info->Field == &Selection::Never && asksForTiming(*New.Info)) ||
+        (New.Info->Field == &Selection::Never && asksForTiming(*Old.Info));
+    if (!Same && !Contradicts)
+      continue;
+    bool Repeat = Same && Old.Value.Ns == New.Value.Ns &&
+                  Old.Value.Name == New.Value.Name;
+    diagnose(Ctx, Repeat ? DS_Warning : DS_Error,
+             New.Where + ": " + describe(New, New.Where) +
+                 (Repeat        ? " repeats "
+                  : Contradicts ? " contradicts "
+                                : " conflicts with ") +
+                 describe(Old, New.Where) + "; keep one (on '" +
+                 demangle(F.getName()) + "')");
+    return;
+  }
+}
+
 void spiketrap::readAnnotations(Module &M,
                                 DenseMap<const Function *, Selection> &Out,
                                 bool Diagnose) {
+  DenseMap<const Function *, SmallVector<Given, 2>> AllGiven;
   GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
   if (!GA || !GA->hasInitializer())
     return;
@@ -171,10 +233,21 @@ void spiketrap::readAnnotations(Module &M,
                             .str();
     const Value *Target = E->getOperand(0)->stripPointerCasts();
     std::string Problem;
-    if (auto *F = dyn_cast<Function>(Target))
-      Problem = apply(Key, getArgs(E->getOperand(4)), Where, Out[F]);
-    else
+    if (auto *F = dyn_cast<Function>(Target)) {
+      const KeyInfo *Info;
+      Selection Sel;
+      Problem = apply(Key, getArgs(E->getOperand(4)), Where, Sel, Info);
+      if (Problem.empty()) {
+        Given G{Info, Where, Sel.*Info->Field};
+        SmallVector<Given, 2> &Before = AllGiven[F];
+        if (Diagnose)
+          checkAgainst(M.getContext(), G, Before, *F);
+        Before.push_back(G);
+        Out[F].*Info->Field = G.Value;
+      }
+    } else {
       Problem = "'" + Key.str() + "' applies to functions only";
+    }
     if (!Problem.empty() && Diagnose)
       diagnose(M.getContext(), DS_Error,
                Where + ": " + Problem + " (on '" + demangle(Target->getName()) +

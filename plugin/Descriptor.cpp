@@ -198,6 +198,19 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
                                  ConstantInt::get(I64, I)}),
         Callee));
   Table->setInitializer(ConstantArray::get(TableTy, Entries));
+  setField(Desc, DescField::callees, Table, /*Relative=*/true);
+  setField(Desc, DescField::num_callees,
+           ConstantInt::get(DescTy->getElementType(DescField::num_callees),
+                            Callees.size()),
+           /*Relative=*/false);
+}
+
+void DescriptorBuilder::setEntry(GlobalVariable *Desc, Constant *Site) {
+  setField(Desc, DescField::entry, Site, /*Relative=*/true);
+}
+
+void DescriptorBuilder::setField(GlobalVariable *Desc, unsigned Field,
+                                 Constant *Value, bool Relative) {
   // The common part: the whole initializer, or field 0 of an extended one.
   auto *Init = cast<ConstantStruct>(Desc->getInitializer());
   bool Extended = Init->getType() == ExtendedTy;
@@ -205,13 +218,12 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
   SmallVector<Constant *, 16> Fields;
   for (unsigned I = 0, E = Common->getNumOperands(); I != E; ++I)
     Fields.push_back(Common->getOperand(I));
-  Fields[DescField::callees] = getRelative(
-      Desc,
-      Extended ? ArrayRef<unsigned>{0, DescField::callees}
-               : ArrayRef<unsigned>{DescField::callees},
-      Table);
-  Fields[DescField::num_callees] = ConstantInt::get(
-      DescTy->getElementType(DescField::num_callees), Callees.size());
+  Fields[Field] =
+      Relative ? getRelative(Desc,
+                             Extended ? ArrayRef<unsigned>{0, Field}
+                                      : ArrayRef<unsigned>{Field},
+                             Value)
+               : Value;
   Constant *NewInit = ConstantStruct::get(DescTy, Fields);
   if (Extended)
     NewInit = ConstantStruct::get(ExtendedTy, {NewInit, Init->getOperand(1)});

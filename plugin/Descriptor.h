@@ -45,6 +45,10 @@ class DescriptorBuilder {
   llvm::Constant *getRelative(llvm::GlobalVariable *Desc,
                               llvm::ArrayRef<unsigned> Path,
                               llvm::Constant *Target);
+  /// Sets field \p Field of \p Desc's common part to \p Value, or with
+  /// \p Relative to its offset from the field.
+  void setField(llvm::GlobalVariable *Desc, unsigned Field,
+                llvm::Constant *Value, bool Relative);
 
 public:
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
@@ -58,6 +62,8 @@ public:
   /// functions it calls directly.
   void setCallees(llvm::GlobalVariable *Desc,
                   llvm::ArrayRef<llvm::GlobalVariable *> Callees);
+  /// Points \p Desc at its function's patchable entry \p Site (Sites.h).
+  void setEntry(llvm::GlobalVariable *Desc, llvm::Constant *Site);
 };
 
 /// One descriptor per instrumented function of \p Decisions, each pointing at

@@ -36,7 +36,9 @@
 #include "Types.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -50,6 +52,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/EscapeEnumerator.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include <optional>
 
@@ -479,10 +482,26 @@ static void insertLateProbes(Function &F, GlobalVariable *Desc,
   {
     DominatorTree DT(F);
     LoopInfo LI(DT);
-    for (Loop *L : LI) // outermost loops: an inner one runs inside them
-      if (BasicBlock *Pre = L->getLoopPreheader();
-          Pre && !runsOnEveryCall(*L, DT, Rets))
+    for (Loop *L : LI) { // outermost loops: an inner one runs inside them
+      if (runsOnEveryCall(*L, DT, Rets))
+        continue;
+      // After -O2 a loop's guard often branches straight into its header:
+      // give the loop a block of its own to enter through.
+      BasicBlock *Pre = L->getLoopPreheader();
+      if (!Pre)
+        Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr,
+                                     /*PreserveLCSSA=*/false);
+      if (Pre)
         Sites.push_back(Pre);
+      else // an edge into it cannot be split (callbr, indirectbr)
+        OptimizationRemarkEmitter(&F).emit([&] {
+          return OptimizationRemarkMissed("spiketrap", "NoLateProbe",
+                                          L->getStartLoc(), L->getHeader())
+                 << "no late probe for a loop of '"
+                 << ore::NV("Function", demangle(F.getName()))
+                 << "': its entry cannot be split";
+        });
+    }
   }
   // Without a return nothing would close the frame.
   if (Sites.empty() || Rets.empty())

@@ -53,6 +53,17 @@ static cl::opt<bool> InstrumentAll(
              "attributes and list entries still apply)"),
     cl::init(false));
 
+// A string, parsed when the pass runs: a bad value warns and keeps the
+// default.
+static cl::opt<std::string> Switch(
+    "spiketrap-switch",
+    cl::desc("How a function is switched on and off at run time: 'sites' "
+             "(patchable entry sites the runtime rewrites; the default on "
+             "Linux x86-64 and AArch64) or 'flag' (a thunk that tests the "
+             "descriptor's off switch on every call; for targets that forbid "
+             "patching code)"),
+    cl::value_desc("sites|flag"), cl::init("sites"));
+
 static cl::opt<bool> InlineCheck(
     "spiketrap-inline-check",
     cl::desc("Test the descriptor's adaptive off switch in the instrumented "
@@ -130,6 +141,17 @@ spiketrap::HeuristicOptions spiketrap::getHeuristicOptions(LLVMContext &Ctx,
     Min = DefaultMinInstructions;
   }
   return {InstrumentAll, Min, LoopsExempt, SkipLeaves};
+}
+
+spiketrap::SwitchMode spiketrap::getSwitchMode(LLVMContext &Ctx) {
+  if (Switch == "sites")
+    return SwitchMode::Sites;
+  if (Switch == "flag")
+    return SwitchMode::Flag;
+  diagnose(Ctx, DS_Warning,
+           "ignoring -spiketrap-switch='" + Switch +
+               "': expected 'sites' or 'flag'; using 'sites'");
+  return SwitchMode::Sites;
 }
 
 ArrayRef<std::string> spiketrap::getListPaths() { return ListPaths; }

@@ -44,6 +44,16 @@ struct HeuristicOptions {
 /// default (and, with \p Diagnose, warns through \p Ctx).
 HeuristicOptions getHeuristicOptions(llvm::LLVMContext &Ctx, bool Diagnose);
 
+/// How instrumented functions are switched on and off (-spiketrap-switch).
+enum class SwitchMode {
+  Sites, // patchable entry sites (Sites.h), where the target has them
+  Flag,  // a thunk or hooks in place testing the off switch (Insert.h)
+};
+
+/// -spiketrap-switch; on a malformed value, warns through \p Ctx and
+/// returns the default (Sites).
+SwitchMode getSwitchMode(llvm::LLVMContext &Ctx);
+
 /// The -spiketrap-list files, in command-line order.
 llvm::ArrayRef<std::string> getListPaths();
 

@@ -16,6 +16,8 @@ using namespace spiketrap;
 // Always enabled: Debian's LLVM is a release build, where plain STATISTICs
 // count nothing, yet it still accepts -stats.
 ALWAYS_ENABLED_STATISTIC(NumInstrumented, "Functions instrumented");
+ALWAYS_ENABLED_STATISTIC(NumSites,
+                         "Functions timed through a patchable site");
 ALWAYS_ENABLED_STATISTIC(NumSplit, "Functions timed through a thunk");
 ALWAYS_ENABLED_STATISTIC(NumNever, "Functions not instrumented: never");
 ALWAYS_ENABLED_STATISTIC(NumTooSmall, "Functions not instrumented: too small");
@@ -109,6 +111,21 @@ void spiketrap::emitDecisionRemark(OptimizationRemarkEmitter &ORE,
   });
 }
 
+void spiketrap::emitNoSiteRemark(OptimizationRemarkEmitter &ORE,
+                                 const Function &F, StringRef Why) {
+  ORE.emit([&] {
+    return OptimizationRemarkMissed(DEBUG_TYPE, "NoSite", &F)
+           << "'" << ore::NV("Function", demangle(F.getName()))
+           << "' is timed through a thunk, not a patchable site: "
+           << ore::NV("Reason", Why);
+  });
+}
+
+void DecisionStats::countSite() {
+  ++Sites;
+  ++NumSites;
+}
+
 void DecisionStats::countSplit() {
   ++Split;
   ++NumSplit;
@@ -148,7 +165,8 @@ void DecisionStats::print(raw_ostream &OS, StringRef Module) const {
     Defined += C;
   Defined -= N(Verdict::Declaration);
   OS << "spiketrap: " << Module << ": " << N(Verdict::Instrumented) << " of "
-     << Defined << " functions instrumented (" << Split
+     << Defined << " functions instrumented (" << Sites
+     << " through a patchable site, " << Split
      << " through a thunk); skipped: " << N(Verdict::TooSmall) << " too small, "
      << N(Verdict::Leaf) << " leaf, " << N(Verdict::Never) << " never, "
      << N(Verdict::Naked) + N(Verdict::AvailableExternally) +

@@ -27,17 +27,24 @@ void emitDecisionRemark(llvm::OptimizationRemarkEmitter &ORE,
                         const llvm::Function &F, const Decision &D,
                         uint64_t DefaultThresholdNs);
 
+/// A missed remark for an instrumented function timed through a thunk (or
+/// in place) because it cannot have a patchable site, with the reason.
+void emitNoSiteRemark(llvm::OptimizationRemarkEmitter &ORE,
+                      const llvm::Function &F, llvm::StringRef Why);
+
 /// Decisions of one module, for -spiketrap-stats and LLVM's -stats.
 class DecisionStats {
   unsigned Counts[unsigned(Verdict::TooSmall) + 1] = {};
-  unsigned Split = 0;
+  unsigned Sites = 0, Split = 0;
 
 public:
   void count(Verdict V);
+  /// An instrumented function timed through a patchable site (Sites.h).
+  void countSite();
   /// An instrumented function timed through a thunk (Insert.h).
   void countSplit();
-  /// One line: "spiketrap: <module>: N of M functions instrumented (K
-  /// through a thunk); ...".
+  /// One line: "spiketrap: <module>: N of M functions instrumented (S
+  /// through a patchable site, K through a thunk); ...".
   void print(llvm::raw_ostream &OS, llvm::StringRef Module) const;
 };
 

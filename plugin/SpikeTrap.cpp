@@ -6,8 +6,9 @@
 //
 // The pass runs three stages over a module: select (Selection.h: which
 // functions, with what settings, and why), descriptor (Descriptor.h: one
-// spiketrap_desc per timed function) and insert (Insert.h: the thunk, the
-// hooks and the exits).
+// spiketrap_desc per timed function) and insert (Sites.h: a patchable entry
+// site the runtime switches; Insert.h, where a site cannot be used or
+// -spiketrap-switch=flag: the thunk, the hooks and the exits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,12 +19,14 @@
 #include "Options.h"
 #include "Remarks.h"
 #include "Selection.h"
+#include "Sites.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+#include <optional>
 
 using namespace llvm;
 using namespace spiketrap;
@@ -62,18 +65,32 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
   uint64_t DefaultThresholdNs = Any ? getDefaultThresholdNs(M.getContext()) : 0;
   // Describe.
   DescriptorBuilder Descs(M, DefaultThresholdNs);
-  Hooks H;
-  if (Any)
-    H = declareHooks(M);
+  // Declared when a function needs them (not for patchable sites).
+  std::optional<Hooks> H;
   DenseMap<const Function *, GlobalVariable *> DescOf =
       createDescriptors(Decisions, Descs, FAM);
   // Insert.
   Triple TT(M.getTargetTriple());
+  bool Sites = Any && getSwitchMode(M.getContext()) == SwitchMode::Sites &&
+               targetHasSites(TT);
   for (auto &[F, D] : Decisions) {
-    emitDecisionRemark(FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F), *F,
-                       D, DefaultThresholdNs);
-    if (D.V == Verdict::Instrumented &&
-        insertHooks(*F, DescOf.lookup(F), Descs.type(), H, TT))
+    auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F);
+    emitDecisionRemark(ORE, *F, D, DefaultThresholdNs);
+    if (D.V != Verdict::Instrumented)
+      continue;
+    GlobalVariable *Desc = DescOf.lookup(F);
+    if (Sites) {
+      StringRef Why = whyNoSite(*F, TT);
+      if (Why.empty()) {
+        Descs.setEntry(Desc, insertSite(*F, Desc, TT));
+        Stats.countSite();
+        continue;
+      }
+      emitNoSiteRemark(ORE, *F, Why);
+    }
+    if (!H)
+      H = declareHooks(M);
+    if (insertHooks(*F, Desc, Descs.type(), *H, TT))
       Stats.countSplit();
   }
   if (statsEnabled())

@@ -1,8 +1,9 @@
 # Run after the partial link: the runtime object must link into a C program
 # whatever compiler, linker and objcopy built it. It may define only the
 # public API (spiketrap_*, __spiketrap_*) and the libc functions it
-# interposes (dlclose, sigaction, signal, pthread_setname_np, and the waiting
-# calls of spiketrap_waits.inc), and may refer to no C++ symbol.
+# interposes (dlclose, sigaction, signal, pthread_setname_np,
+# __cxa_begin_catch, and the waiting calls of spiketrap_waits.inc; weakly),
+# and may refer to no C++ symbol.
 # cmake -DNM=<nm> -DOBJ=<spiketrap_rt.o> -P CheckRuntimeObject.cmake
 execute_process(COMMAND ${NM} -g --defined-only ${OBJ}
   OUTPUT_VARIABLE Defined RESULT_VARIABLE Rc)
@@ -23,7 +24,12 @@ set(Bad "")
 string(REGEX MATCHALL "[^\n]+" Lines "${Defined}")
 foreach(L IN LISTS Lines)
   string(REGEX REPLACE ".* " "" Sym "${L}")
-  if(NOT Sym MATCHES "^(__)?spiketrap_|^(dlclose|sigaction|signal|pthread_setname_np|${Waits})$")
+  if(Sym MATCHES "^(dlclose|sigaction|signal|pthread_setname_np|__cxa_begin_catch|${Waits})$")
+    # Weak, so that a program's own definition of the name wins.
+    if(NOT L MATCHES " [WV] [^ ]+$")
+      list(APPEND Bad "not weak: ${Sym}")
+    endif()
+  elseif(NOT Sym MATCHES "^(__)?spiketrap_")
     list(APPEND Bad "exported: ${Sym}")
   endif()
 endforeach()

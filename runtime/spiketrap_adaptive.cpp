@@ -2,6 +2,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_patch.h"
 #include "spiketrap_thread.h"
 
 namespace __spiketrap {
@@ -11,6 +12,13 @@ namespace {
 // atomic add each (from hooks, so no lock), read by the report.
 spiketrap_desc *Skippable[kMaxSkippable];
 uint32_t NumSkippable;
+
+// Switches D off (kOff, kOffWithProbes) or on (0): the code the pass emitted
+// follows, a patchable site once the patcher has rewritten it.
+void setOff(spiketrap_desc *D, uint32_t Off) {
+  __atomic_store_n(&D->off, Off, __ATOMIC_RELAXED);
+  requestPatch(D);
+}
 } // namespace
 
 void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
@@ -31,8 +39,12 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
     if (I < kMaxSkippable)
       __atomic_store_n(&Skippable[I], D, __ATOMIC_RELEASE);
   }
-  if (flags.adaptive)
-    __atomic_store_n(&D->off, Late ? kOffWithProbes : kOff, __ATOMIC_RELAXED);
+  if (flags.adaptive) {
+    setOff(D, Late ? kOffWithProbes : kOff);
+    // Its site at once (with whatever else is asked): a hot function would
+    // otherwise pass the trampoline thousands of times until the next batch.
+    applyPendingPatchesNow();
+  }
 }
 
 namespace {
@@ -78,28 +90,25 @@ bool rearmOne(spiketrap_desc *C, uint64_t Now) {
     return false;
   if (uint16_t N = __atomic_load_n(&C->rearms, __ATOMIC_RELAXED); N < 0xffff)
     __atomic_store_n(&C->rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
-  __atomic_store_n(&C->off, 0u, __ATOMIC_RELAXED);
+  setOff(C, 0);
   return true;
 }
 } // namespace
 
 void adaptKeep(spiketrap_desc *D, uint64_t End) {
-  if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
-    __atomic_store_n(&D->off, 0u, __ATOMIC_RELAXED);
+  if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED)) {
+    setOff(D, 0);
+    applyPendingPatchesNow();
+  }
 }
 
 // Per spike, per dlclose, per report: built for size.
 SPIKETRAP_MINSIZE_BEGIN
-uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
-  // A function whose own code is slow (an interpreter loop, a sort) would
-  // re-arm its callees at every spike: after kRearmSpikes, its self time is
-  // taken for its own.
-  uint16_t N = __atomic_load_n(&D->rearm_spikes, __ATOMIC_RELAXED);
-  if (N >= kRearmSpikes || !D->num_callees)
-    return 0;
-  __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
-  // Breadth first: D's switched-off callees, then theirs (nothing under a
-  // function that was not timed was timed either), kRearmMax at most.
+namespace {
+// Switches D's switched-off callees back on, breadth first (nothing under a
+// function that was not timed was timed either), kRearmMax at most, while
+// the budget lasts. Returns how many.
+uint32_t rearmBelow(spiketrap_desc *D, uint64_t End) {
   spiketrap_desc *Queue[kRearmMax];
   uint32_t Len = 0;
   const spiketrap_desc *From = D;
@@ -115,6 +124,22 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
     if (Head == Len)
       break;
   }
+  return Len;
+}
+} // namespace
+
+uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
+  // A function whose own code is slow (an interpreter loop, a sort) would
+  // re-arm its callees at every spike: after kRearmSpikes, its self time is
+  // taken for its own.
+  uint16_t N = __atomic_load_n(&D->rearm_spikes, __ATOMIC_RELAXED);
+  if (N >= kRearmSpikes || !D->num_callees)
+    return 0;
+  __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
+  uint32_t Len = rearmBelow(D, End);
+  // Their sites now, so the next call is timed.
+  if (Len)
+    applyPendingPatchesNow();
   return Len;
 }
 

@@ -1,6 +1,5 @@
 //===- spiketrap_alloc.cpp - Memory for reports ---------------------------===//
 #include "spiketrap_alloc.h"
-#include "spiketrap_array.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,18 +54,6 @@ void reportFree(void *P) {
     free(P);
   // In a crash: kept (unmapping would cost a system call per buffer, and
   // blocks from before the crash belong to malloc).
-}
-
-ArrayStorage::ArrayStorage(size_t N, size_t ElemSize)
-    : Data(reportCalloc(N ? N : 1, ElemSize)), Size(N) {}
-
-ArrayStorage::~ArrayStorage() { reportFree(Data); }
-
-bool ArrayStorage::reset(size_t N, size_t ElemSize) {
-  reportFree(Data);
-  Data = reportCalloc(N ? N : 1, ElemSize);
-  Size = Data ? N : 0;
-  return Data;
 }
 
 } // namespace __spiketrap

@@ -6,11 +6,12 @@
 // messages live in a per-thread pool the hooks never touch. See docs/api.md.
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_api.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_descriptor_layout.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_init.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 

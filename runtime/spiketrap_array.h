@@ -45,7 +45,7 @@ private:
   T *data() const { return static_cast<T *>(Data); }
 };
 
-// One heapsort for every element type (spiketrap_sort.cpp): no std::sort
+// One heapsort for every element type (spiketrap_array.cpp): no std::sort
 // instantiation per comparator, no malloc (a report may be written from a
 // signal handler). Not stable: Less must order every two distinct elements.
 using SortLess = bool (*)(const void *A, const void *B, const void *Ctx);

@@ -27,7 +27,7 @@ struct Start {
 };
 
 void *threadMain(void *P) {
-  // Hooks reached from here (an instrumented malloc, free) return at once.
+  // Hooks reached from here (an instrumented malloc or free) return at once.
   RecursionGuard Guard;
   Start S = *static_cast<Start *>(P);
   free(P);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_crash.h"
 #include "spiketrap_alloc.h"
+#include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_report.h"
@@ -18,17 +19,21 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
 
 namespace __spiketrap {
 
+int crashSignal; // others wait for the first one's report
+
 namespace {
 
 constexpr int kFatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-int Crashing; // the first fatal signal; others wait for its report
+long CrashingTid; // the thread writing the report of crashSignal
 
 const char *fatalName(int Sig) {
   switch (Sig) {
@@ -40,28 +45,70 @@ const char *fatalName(int Sig) {
   }
 }
 
+// The report needs far more stack than a program's alternate signal stack
+// may have (SIGSTKSZ is 8 KiB; the report ~14 KiB): it runs on a stack of
+// its own, mapped when needed, with a guard page below. Only the first
+// crashing thread gets here, so one of each is enough.
+constexpr size_t kReportStack = 512 << 10;
+ucontext_t HandlerContext, ReportContext;
+
+void writeCrashReport() {
+  RecursionGuard Guard; // the handler's own calls are not timed
+  reportAllocForCrash();
+  logLine("fatal signal {} ({}) on thread {}; the reports follow, with the "
+          "calls open on every thread",
+          crashSignal, fatalName(crashSignal), CrashingTid);
+  writeReport(/*Crash=*/true);
+}
+
+void writeCrashReportOnOwnStack() {
+  long Page = sysconf(_SC_PAGESIZE);
+  char *Stack = static_cast<char *>(
+      mmap(nullptr, kReportStack + Page, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0));
+  if (Stack == MAP_FAILED || mprotect(Stack, Page, PROT_NONE) != 0 ||
+      getcontext(&ReportContext) != 0) {
+    writeCrashReport(); // on the handler's stack: better than none
+    return;
+  }
+  ReportContext.uc_stack.ss_sp = Stack + Page;
+  ReportContext.uc_stack.ss_size = kReportStack;
+  ReportContext.uc_link = &HandlerContext; // back here when it returns
+  makecontext(&ReportContext, writeCrashReport, 0);
+  if (swapcontext(&HandlerContext, &ReportContext) != 0)
+    writeCrashReport();
+  // Kept mapped: the process is about to die.
+}
+
+// The action is ours until the report is written (no SA_RESETHAND: a second
+// thread's crash would kill the process half-way through it); now the
+// default kills the process with the signal, blocked while we run, as soon
+// as we return, and a fault happens again where it happened: a core dump
+// shows the crash site.
+void dieOf(int Sig) {
+  struct sigaction Default = {};
+  Default.sa_handler = SIG_DFL;
+  __sigaction(Sig, &Default, nullptr);
+  raise(Sig);
+}
+
 void crashHandler(int Sig, siginfo_t *, void *) {
   int Errno = errno;
+  long Tid = long(syscall(SYS_gettid));
   int Expected = 0;
-  if (!__atomic_compare_exchange_n(&Crashing, &Expected, Sig, false,
+  if (!__atomic_compare_exchange_n(&crashSignal, &Expected, Sig, false,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    // Our own report died (abort() in it): die of that.
+    if (__atomic_load_n(&CrashingTid, __ATOMIC_ACQUIRE) == Tid)
+      return dieOf(Sig);
     // Another thread is writing the report: the process dies when it ends.
     for (;;)
       pause();
   }
-  {
-    RecursionGuard Guard; // the handler's own calls are not timed
-    reportAllocForCrash();
-    logLine("fatal signal {} ({}) on thread {}; the reports follow, with the "
-            "calls open on every thread",
-            Sig, fatalName(Sig), long(syscall(SYS_gettid)));
-    writeReport(/*Crash=*/true);
-  }
+  __atomic_store_n(&CrashingTid, Tid, __ATOMIC_RELEASE);
+  writeCrashReportOnOwnStack();
   errno = Errno;
-  // SA_RESETHAND made the action the default again: the signal, blocked
-  // while we run, kills the process as soon as we return (and a fault
-  // happens again where it happened).
-  raise(Sig);
+  dieOf(Sig);
 }
 
 } // namespace
@@ -74,14 +121,12 @@ bool crashHandlerIs(sighandler_t H) {
   return reinterpret_cast<void *>(H) == reinterpret_cast<void *>(crashHandler);
 }
 
-bool crashing() { return __atomic_load_n(&Crashing, __ATOMIC_ACQUIRE); }
-
 void crashInit() {
   if (!flags.enabled || !flags.crash_report)
     return;
   struct sigaction Ours = {};
   Ours.sa_sigaction = crashHandler;
-  Ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  Ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigfillset(&Ours.sa_mask); // nothing else runs on this thread meanwhile
   for (int Sig : kFatal) {
     struct sigaction Old;

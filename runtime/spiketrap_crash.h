@@ -12,9 +12,6 @@ void crashInit();
 // Whether A is our handler: the program is told the action is the default.
 bool crashHandlerIs(const struct sigaction &A);
 bool crashHandlerIs(sighandler_t H); // as signal() returns it
-// Whether a fatal signal's report is being written: locks are tried, not
-// waited for, and the heap is not used.
-bool crashing();
 
 } // namespace __spiketrap
 

@@ -1,14 +1,20 @@
 //===- spiketrap_defs.h - Macros shared by the runtime ----------*- C++ -*-===//
 //
 // The runtime is compiled with -fvisibility=hidden; SPIKETRAP_EXPORT marks the
-// few symbols that form its API. Internals live in namespace __spiketrap,
-// which the pass never instruments.
+// few symbols that form its API, SPIKETRAP_INTERPOSE the C library functions
+// it interposes. Internals live in namespace __spiketrap, which the pass
+// never instruments.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_DEFS_H
 #define SPIKETRAP_DEFS_H
 
 #define SPIKETRAP_EXPORT extern "C" __attribute__((visibility("default")))
+// A C library function the runtime interposes: weak, as the sanitizers'
+// interceptors are, so a program's own definition of the name wins (and
+// ours goes unused) instead of clashing with it.
+#define SPIKETRAP_INTERPOSE                                                    \
+  extern "C" __attribute__((visibility("default"), weak))
 // On declarations of internals the hooks read: with -fvisibility=hidden only
 // definitions are hidden, and a default-visibility extern costs a GOT load.
 #define SPIKETRAP_INTERNAL __attribute__((visibility("hidden")))

@@ -16,8 +16,11 @@
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_signal.h"
+#include "spiketrap_hooks.h"
+#include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
+#include "spiketrap_registry.h"
+#include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -30,15 +33,33 @@ namespace {
 // Marks a frame whose entry hook has not finished.
 constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
 
+// A call's time is its caller's time in callees (for self time in reports).
+SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
+                                          uint64_t Ticks) {
+  if (Depth > 1)
+    T.Frames[Depth - 2].ChildTicks += Ticks;
+}
+
+// The frame at Depth - 1 was left without an exit hook (a longjmp, or an
+// exception through a patchable site or uninstrumented code): a call that
+// had run over its threshold by Now is a spike all the same.
+void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
+  const Frame &F = T.Frames[Depth - 1];
+  uint64_t Dur = Now - F.Start;
+  if (Dur > (F.Threshold ? F.Threshold : globalThresholdTicks))
+    recordSpike(T, Depth, Now, /*Unwound=*/true);
+  chargeParent(T, Depth, Dur);
+}
+
 // A frame on top whose activation lies at or below ours has been left
-// without an exit hook (longjmp, or an exception through uninstrumented
-// code): drop it, but never a frame of code a signal handler interrupted.
-// Returns the new depth.
+// without an exit hook: close it, but never a frame of code a signal
+// handler interrupted. Returns the new depth.
 SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
                                            uintptr_t Addr) {
   uint32_t Floor = signalFloor(T, Addr);
-  while (Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr)
-    --Depth;
+  uint64_t Now = now();
+  for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr; --Depth)
+    closeDeadFrame(T, Depth, Now);
   T.Depth = Depth;
   return Depth;
 }
@@ -92,34 +113,40 @@ SPIKETRAP_ALWAYS_INLINE Frame &beginFrame(ThreadState &T, spiketrap_desc *D,
   return F;
 }
 
-// A call's time is its caller's time in callees (for self time in reports).
-SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
-                                          uint64_t Ticks) {
-  if (Depth > 1)
-    T.Frames[Depth - 2].ChildTicks += Ticks;
-}
-
 SPIKETRAP_ALWAYS_INLINE void endFrame(Frame &F, void *Addr, uint64_t Start) {
   F.Start = Start;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   F.Addr = Addr;
 }
 
+// Switched off for the run (enabled=0): the code the pass emits stops
+// calling the hooks for this function at all, probes and site included.
+SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
+  // Once: its site passes here until it is rewritten, at once (the program
+  // asked for nothing to be timed: one mprotect pair per function, not a
+  // trampoline per call until the next batch).
+  if (__atomic_exchange_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED) !=
+      kOffWithProbes) {
+    requestPatch(D);
+    applyPendingPatchesNow();
+  }
+}
+
 // Everything the fast path leaves out: a thread that is new, busy, paused or
 // gone; no usable TSC; calls past the capacity; dead frames on top;
 // descriptors with flags (thresholds of their own: SPIKETRAP_DESC_EXTENDED).
 // Late: from a late probe, which times a switched-off call from its slow
-// path on.
-SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
+// path on. Returns whether the call is timed (a frame pushed).
+SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
                                   void *Addr, bool Late = false) {
-  // Switched off by adaptive mode (code built without the inline check).
+  // Switched off by adaptive mode (code built without the inline check, or
+  // a site not rewritten yet).
   if (!Late && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
-    return;
+    return false;
   if (T.Status != StatusActive && !threadReady(T)) {
-    // Switched off for the run (enabled=0): probes too.
     if (T.Status == StatusDead && !flags.enabled)
-      __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
-    return;
+      switchOffForRun(D);
+    return false;
   }
   bump(T.Calls);
   uint64_t Calls = bump(D->calls);
@@ -135,7 +162,7 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
     std::atomic_signal_fence(std::memory_order_seq_cst);
     T.Depth = Depth + 1;
     bump(T.Overflows);
-    return;
+    return true;
   }
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
   if (D->flags & SPIKETRAP_DESC_IGNORE)
@@ -151,6 +178,7 @@ SPIKETRAP_NOINLINE void enterSlow(ThreadState &T, spiketrap_desc *D,
   // the threshold is switched off too.
   if (Late && !(Calls & (kLateLookEvery - 1)))
     adaptLook(D, F.Threshold, /*Late=*/true);
+  return true;
 }
 
 // A call that came near its threshold (racy: a lost count only delays an
@@ -183,8 +211,8 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     return;
   }
   uint32_t Floor = signalFloor(T, Addr);
-  while (Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr)
-    --Depth;
+  for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr; --Depth)
+    closeDeadFrame(T, Depth, End);
   if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
     const Frame &F = T.Frames[Depth - 1];
     uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
@@ -218,22 +246,28 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
 
 } // namespace
 
-static_assert(SPIKETRAP_DESC_EXTENDED < 0x10000 &&
-                  SPIKETRAP_DESC_RELATIVE >= 0x10000,
-              "the entry hook tests the low 16 bits of flags");
+void __spiketrap::closeFramesLeftBelow(uintptr_t Addr) {
+  ThreadState &T = threadState;
+  uint32_t Depth = T.Depth;
+  if (T.Status != StatusActive || !Depth || Depth > kMaxDepth ||
+      uintptr_t(T.Frames[Depth - 1].Addr) > Addr)
+    return;
+  dropDeadFrames(T, Depth, Addr);
+}
 
-// The fast paths call nothing (every rare case is a tail call to a cold
-// helper), so they need no stack frame and save no registers.
-SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
+namespace {
+
+// The enter hook: a frame pushed and the clock read, or false when the call
+// is not timed. Every rare case is a tail call to a cold helper, so the fast
+// path needs no stack frame and saves no registers.
+SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
   ThreadState &T = threadState;
   // Busy, paused, inactive, gone or switched off: return at once. Only a new
   // thread goes on, to register.
   if (SPIKETRAP_UNLIKELY(T.Status != StatusActive) && T.Status != StatusNew) {
-    // Switched off for the run (enabled=0): the code the pass emits stops
-    // calling the hooks for this function at all.
     if (T.Status == StatusDead && !flags.enabled)
-      __atomic_store_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED);
-    return;
+      switchOffForRun(D);
+    return false;
   }
   uint32_t Depth = T.Depth;
   if (SPIKETRAP_UNLIKELY(
@@ -253,7 +287,26 @@ SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
   endFrame(F, Addr, readCounter());
   // Now and then, a look at whether this function ever comes close.
   if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 1))))
-    return adaptLook(D, F.Threshold);
+    adaptLook(D, F.Threshold);
+  return true;
+}
+
+} // namespace
+
+static_assert(SPIKETRAP_DESC_EXTENDED < 0x10000 &&
+                  SPIKETRAP_DESC_RELATIVE >= 0x10000,
+              "the entry hook tests the low 16 bits of flags");
+
+SPIKETRAP_EXPORT void __spiketrap_enter(spiketrap_desc *D, void *Addr) {
+  enter(D, Addr);
+}
+
+// From the trampolines (spiketrap_tramp_<arch>.S), for functions timed
+// through a patchable site: they call the function's code and the exit hook
+// only when this returns true.
+extern "C" SPIKETRAP_INTERNAL bool __spiketrap_tramp_enter(spiketrap_desc *D,
+                                                           void *Addr) {
+  return enter(D, Addr);
 }
 
 // A switched-off function took a path into a loop it runs only on some

@@ -1,16 +1,19 @@
 //===- spiketrap_init.cpp - Runtime start-up ------------------------------===//
 #include "spiketrap_init.h"
-#include "spiketrap_lifecycle.h"
+#include "spiketrap_api.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_crash.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_kernel_events.h"
+#include "spiketrap_lifecycle.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_patch.h"
+#include "spiketrap_recent.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
-#include "spiketrap_kernel_events.h"
-#include "spiketrap_recent.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -62,10 +65,11 @@ void initOnce(char **Env) {
   flags.parse(Options);
   if (flags.help)
     flags.printHelp();
-  if (flags.clock == ClockMode::Tsc && !arch::kHasCounter)
+  if (flags.clock == ClockMode::Tsc && !arch::kHasCounter) {
     logLine("clock=tsc: this CPU has no counter the runtime reads; using "
             "CLOCK_MONOTONIC");
-  else if (flags.clock == ClockMode::Tsc && !counterUsable())
+    flags.clock = ClockMode::Monotonic; // the JSON report's options say so
+  } else if (flags.clock == ClockMode::Tsc && !counterUsable())
     logLine("clock=tsc: this CPU does not report an invariant TSC; using it "
             "anyway");
   clockInit(flags.clock);
@@ -77,6 +81,7 @@ void initOnce(char **Env) {
   reportInit(Options);
   globalThresholdTicks = nsToTicks(flags.threshold);
   spikesInit(flags.spike_memory);
+  patchInit();
   apiInit();
   threadInit();
   lifecycleInit();
@@ -126,5 +131,5 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link
 // without the runtime, or with a runtime of another layout, names this symbol.
-SPIKETRAP_EXPORT const char __spiketrap_abi_v6 = 1;
-static_assert(SPIKETRAP_ABI_VERSION == 6, "rename __spiketrap_abi_v6 to match");
+SPIKETRAP_EXPORT const char __spiketrap_abi_v7 = 1;
+static_assert(SPIKETRAP_ABI_VERSION == 7, "rename __spiketrap_abi_v7 to match");

@@ -11,7 +11,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
-#include "spiketrap_spikes.h"
+#include "spiketrap_record.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -68,13 +68,22 @@ int openEvent(uint64_t Config, bool Switches) {
                      -1 /* any CPU */, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
-void closeRing(KernelRing *R) {
+// Closes Fd if it is still our event Id (Verify), or if it was just opened.
+// Once the program ran, it may have closed it (a daemon's closefrom) and
+// reused the number for a file of its own; the mapped ring kept our event
+// alive and working meanwhile.
+void closeEvent(int Fd, uint64_t Id, bool Verify) {
+  uint64_t Now;
+  if (Fd >= 0 &&
+      (!Verify || (ioctl(Fd, PERF_EVENT_IOC_ID, &Now) == 0 && Now == Id)))
+    close(Fd);
+}
+
+void closeRing(KernelRing *R, bool Verify = true) {
   if (R->Map)
     munmap(R->Map, kMapBytes);
-  if (R->MajorFd >= 0)
-    close(R->MajorFd);
-  if (R->MinorFd >= 0)
-    close(R->MinorFd);
+  closeEvent(R->MajorFd, R->MajorId, Verify);
+  closeEvent(R->MinorFd, R->MinorId, Verify);
   munmap(R, sizeof(KernelRing));
 }
 
@@ -103,7 +112,7 @@ int openRing(ThreadState &T) {
                ioctl(R->MajorFd, PERF_EVENT_IOC_ID, &R->MajorId)))
     Err = errno;
   if (Err) {
-    closeRing(R);
+    closeRing(R, /*Verify=*/false);
     return Err;
   }
   // Touch the data pages now: a first read inside a spike would fault (and
@@ -155,6 +164,7 @@ void kernelEventsInit() {
     logLine("kernel_events=1: the kernel refused perf events ({}); spikes "
             "will not count page faults and preemptions",
             strerror(Err));
+    flags.kernel_events = false; // the JSON report's options say so
     return;
   }
   // This thread keeps the ring it opened (threadReady finds it there).

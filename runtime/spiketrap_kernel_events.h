@@ -13,22 +13,12 @@
 #ifndef SPIKETRAP_KERNEL_EVENTS_H
 #define SPIKETRAP_KERNEL_EVENTS_H
 
+#include "spiketrap_record.h"
 #include "spiketrap_thread.h"
 
 #include <stdint.h>
 
 namespace __spiketrap {
-
-struct SpikeLevel;
-
-// What the kernel did to the thread inside one level of a spike.
-struct KernelLevel {
-  uint32_t MinorFaults, MajorFaults;
-  uint32_t Preemptions; // switched out while runnable (involuntary)
-  uint32_t LowerBound;  // the ring had overwritten events inside the level
-  uint64_t PreemptedNs; // off the CPU after those preemptions
-  uint64_t BlockedNs;   // off the CPU after switching out to wait
-};
 
 // Whether threads get rings (kernel_events=1 and the kernel allows it).
 extern bool kernelEventsOn SPIKETRAP_INTERNAL;

@@ -8,11 +8,12 @@
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_background.h"
-#include "spiketrap_init.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_patch.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
-#include "spiketrap_signal.h"
+#include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watcher.h"
@@ -44,6 +45,8 @@ void lifecycleInit() {
     reportSignalAfterForkChild();
     watcherAfterForkChild();
   });
+  // A batch of patches is short: the child never sees one half done.
+  pthread_atfork(patchBeforeFork, patchAfterForkParent, patchAfterForkChild);
 }
 
 namespace {
@@ -75,7 +78,7 @@ using namespace __spiketrap;
 // Interposes dlclose for the program: spike records that point into the
 // object get their own copies of its descriptors first. (If the object stays
 // loaded, the copies are merely redundant.)
-SPIKETRAP_EXPORT int dlclose(void *Handle) {
+SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
   struct link_map *Map = nullptr;
   if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map) {
     RecursionGuard Guard;
@@ -84,6 +87,7 @@ SPIKETRAP_EXPORT int dlclose(void *Handle) {
     if (R.Hi) {
       spikesDetachRange(R.Lo, R.Hi);
       adaptDetachRange(R.Lo, R.Hi);
+      patchDetachRange(R.Lo, R.Hi);
     }
   }
   if (!RealDlclose) // called before start-up

@@ -92,8 +92,10 @@ void startThread() {
 } // namespace
 
 void liveLogStart() {
-  if (flags.enabled && flags.live_log)
+  if (flags.enabled && flags.live_log) {
     startThread();
+    flags.live_log = Started; // the JSON report's options say what is on
+  }
 }
 
 void liveLogAfterForkChild() {

@@ -23,7 +23,7 @@ void recentInit() {
   if (N > kMax) {
     logLine("recent_calls={}: at most {} calls per thread are kept; keeping "
             "{}", N, kMax, kMax);
-    N = kMax;
+    N = flags.recent_calls = kMax; // the JSON report's options say so
   }
   uint32_t Cap = 1;
   while (Cap < uint64_t(N))

@@ -9,18 +9,12 @@
 #ifndef SPIKETRAP_RECENT_H
 #define SPIKETRAP_RECENT_H
 
+#include "spiketrap_record.h"
 #include "spiketrap_thread.h"
 
 #include <stdint.h>
 
 namespace __spiketrap {
-
-struct RecentCall {
-  const spiketrap_desc *Desc;
-  uint64_t Start, End; // ticks
-  uint32_t Depth;      // 0: outermost
-  uint32_t Reserved;
-};
 
 struct RecentRing {
   uint64_t Next; // calls pushed so far; slot Next & Mask is the next

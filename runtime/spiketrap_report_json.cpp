@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_waits.h"
 
 #include <algorithm>
 #include <fcntl.h>
@@ -171,6 +173,8 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format("{}", Parent);
   if (R.Frame)
     B.format(",\"frame\":{}", R.Frame);
+  if (R.Unwound) // left by an exception or longjmp: ended by End
+    B.format(",\"unwound\":true");
   if (R.Signo) // run by a signal handler, from level SignalLevel on
     B.format(",\"signal\":{},\"signal_level\":{}", R.Signo, R.SignalLevel);
   if (R.NumCandidates) { // its self time may be theirs: they were not timed

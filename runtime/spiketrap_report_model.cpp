@@ -3,6 +3,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_format.h"
+#include "spiketrap_registry.h"
 
 #include <algorithm>
 #include <string.h>
@@ -260,7 +261,7 @@ bool ReportModel::buildSampled() {
       const spiketrap_desc *D = F.Desc ? F.Desc : Syms.describe(F.Fn);
       bool Body = false;
       if (Prev && (Prev->Flags & SampledTimed) && !Timed)
-        Body = F.Fn && Prev->Fn ? Syms.isBodyOf(F.Fn, Prev->Fn)
+        Body = F.Fn && Prev->Fn ? Syms.isBodyOf(F.Fn, Prev->Fn, Prev->Desc)
                                 : (Prev->Flags & SampledTimedPath) &&
                                       D == Prev->Desc;
       Prev = &F;

@@ -19,6 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+// The linker's name for this executable's dynamic section (<link.h>); null
+// in a static executable that has none.
+#pragma weak _DYNAMIC
+
 namespace __spiketrap {
 
 namespace {
@@ -47,10 +51,19 @@ void findBuildId() {
   size_t N = getauxval(AT_PHNUM);
   if (!Ph)
     return;
-  uintptr_t Bias = 0; // a position-independent executable's load address
+  // A position-independent executable's load address: from PT_PHDR, which
+  // a static PIE lacks; its PT_DYNAMIC is then ours (no other object is
+  // loaded) and _DYNAMIC says where it is. A static non-PIE has neither.
+  uintptr_t Bias = 0;
+  bool Found = false;
   for (size_t I = 0; I < N; ++I)
-    if (Ph[I].p_type == PT_PHDR)
+    if (Ph[I].p_type == PT_PHDR) {
       Bias = uintptr_t(Ph) - Ph[I].p_vaddr;
+      Found = true;
+    }
+  for (size_t I = 0; I < N && !Found; ++I)
+    if (Ph[I].p_type == PT_DYNAMIC && _DYNAMIC)
+      Bias = uintptr_t(_DYNAMIC) - Ph[I].p_vaddr;
   for (size_t I = 0; I < N; ++I) {
     if (Ph[I].p_type != PT_NOTE)
       continue;

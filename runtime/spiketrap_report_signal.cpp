@@ -81,16 +81,20 @@ void reportSignalStart() {
   if (!flags.enabled || strcmp(flags.report_signal, "none") == 0)
     return;
   int Sig = parseSignal(flags.report_signal);
-  // A bad value keeps the default, none, and says so.
+  // A bad value keeps the default, none, and says so; the JSON report's
+  // options say what is in effect.
   if (!Sig) {
     logLine("SPIKETRAP_OPTIONS: report_signal={}: expected USR1, USR2, HUP "
             "(or their numbers) or a real-time signal {} to {}; keeping the "
             "default none",
             flags.report_signal, SIGRTMIN, SIGRTMAX);
+    flags.report_signal = "none";
     return;
   }
-  if (!startThread())
+  if (!startThread()) {
+    flags.report_signal = "none";
     return;
+  }
   struct sigaction A;
   memset(&A, 0, sizeof(A));
   A.sa_handler = onSignal;

@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_waits.h"
 
 #include <algorithm>
 #include <string.h>
@@ -297,6 +299,8 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
     B.push_back('\n');
     printMessages(B, R, L);
     if (Own != kNone) {
+      if (M.record(Own).Unwound)
+        B.format("        left by an exception or longjmp: ended by then\n");
       printWaits(B, M.record(Own), L);
       printKernel(B, M.record(Own), L);
     }

@@ -281,8 +281,11 @@ _Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
 // wanted. Taken under the registry lock (the watcher) and at thread exit.
 SpinLock FreeLock;
 SampleBuffer *FreeList;
-uint32_t NumFree, Wanted, Allocated;
+uint32_t NumFree, Wanted;
 constexpr uint32_t kMaxBuffers = 1024, kReserve = 2;
+// Every buffer made, in use or free: Allocated of them.
+SampleBuffer *AllBuffers[kMaxBuffers];
+uint32_t Allocated;
 
 SampleBuffer *takeFree() {
   FreeLock.lock();
@@ -472,7 +475,7 @@ void samplerRefill() {
   // A few in reserve: a thread's first sampling does not wait a tick.
   if (NumFree < kReserve)
     Wanted += kReserve - NumFree;
-  for (; Wanted && Allocated < kMaxBuffers; --Wanted, ++Allocated) {
+  for (; Wanted && Allocated < kMaxBuffers; --Wanted) {
     void *P = mmap(nullptr, sizeof(SampleBuffer), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (P == MAP_FAILED)
@@ -482,7 +485,10 @@ void samplerRefill() {
     madvise(P, sizeof(SampleBuffer), MADV_POPULATE_WRITE);
     for (size_t Off = 0; Off < sizeof(SampleBuffer); Off += 4096)
       arch::touchForWrite(static_cast<char *>(P) + Off);
-    giveBack(static_cast<SampleBuffer *>(P)); // zeroed: a fresh buffer
+    auto *B = static_cast<SampleBuffer *>(P); // zeroed: a fresh buffer
+    AllBuffers[Allocated] = B;
+    __atomic_store_n(&Allocated, Allocated + 1, __ATOMIC_RELEASE);
+    giveBack(B);
   }
   Wanted = 0;
 }
@@ -493,7 +499,7 @@ void samplerDetach(ThreadState &T) {
     return;
   __atomic_store_n(&T.Samples, nullptr, __ATOMIC_RELAXED);
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (B->HasTimer)
+  if (__atomic_exchange_n(&B->HasTimer, 0, __ATOMIC_ACQ_REL))
     sys(SYS_timer_delete, B->TimerId);
   // Kicks and their count travel with the buffer: a kick still queued for
   // this thread dies with it.
@@ -558,21 +564,20 @@ bool samplerHandlerIs(sighandler_t H) {
 }
 
 namespace {
-// Stops T's sampling on the signal the program takes: its timer goes (a
-// signal it had pending goes with it), and a queued kick is waited for.
-void stopThread(ThreadState &T, void *) {
-  SampleBuffer *B = T.Samples;
-  if (!B)
-    return;
+// Stops sampling on the signal the program takes, for the thread that has
+// buffer B: its timer goes (a signal it had pending goes with it), and a
+// queued signal is waited for.
+void stopBuffer(SampleBuffer &B) {
   unsigned Spins = 0;
   uint64_t Until = now() + nsToTicks(10000000);
-  while ((__atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks ||
-          __atomic_load_n(&B->InHandler, __ATOMIC_SEQ_CST)) &&
+  while ((__atomic_load_n(&B.KicksSeen, __ATOMIC_RELAXED) !=
+              __atomic_load_n(&B.Kicks, __ATOMIC_RELAXED) ||
+          __atomic_load_n(&B.InHandler, __ATOMIC_SEQ_CST)) &&
          now() < Until)
     backOff(Spins);
-  if (__atomic_exchange_n(&B->HasTimer, 0, __ATOMIC_ACQ_REL))
-    sys(SYS_timer_delete, B->TimerId);
-  __atomic_store_n(&B->Armed, 0, __ATOMIC_RELAXED);
+  if (__atomic_exchange_n(&B.HasTimer, 0, __ATOMIC_ACQ_REL))
+    sys(SYS_timer_delete, B.TimerId);
+  __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
 }
 } // namespace
 
@@ -583,7 +588,9 @@ void samplerSignalTaken(int Sig) {
   // The program's action must be all its own: no more of our signals, and
   // none of ours still on the way. Sampling stops for the run.
   __atomic_store_n(&SampleSig, 0, __ATOMIC_SEQ_CST);
-  forEachThread(stopThread, nullptr);
+  uint32_t N = __atomic_load_n(&Allocated, __ATOMIC_ACQUIRE);
+  for (uint32_t I = 0; I < N; ++I)
+    stopBuffer(*AllBuffers[I]);
   if (flags.verbosity >= 1)
     logLine("sample: the program takes signal {}; sampling stops", Sig);
 }

@@ -17,6 +17,7 @@
 #define SPIKETRAP_SAMPLER_H
 
 #include "spiketrap.h"
+#include "spiketrap_record.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -73,34 +74,8 @@ struct SampleBuffer {
   Sample Slots[kSampleSlots];
 };
 
-// The culprit the samples of a spike agree on (recordSpike): the frames on
-// the stack from the thread's first timed frame down to the spiking call,
-// then below it as deep as most samples agree.
-struct SampledFrame {
-  uintptr_t Fn;               // start of its function; 0 once named by Desc
-  const spiketrap_desc *Desc; // the timed level's (Activation), an
-                              // instrumented or a symbol's descriptor, or null
-  uint32_t Level; // the innermost timed level open above it (the spiking
-                  // call's for the culprit chain)
-  uint32_t Flags; // SampledFlags
-};
-enum SampledFlags : uint32_t {
-  // The physical frame of timed level Level: the function itself, or the
-  // timed path / trampoline whose callee is the function's own body.
-  SampledActivation = 1,
-  SampledCulprit = 2, // below the spiking call: where the samples agreed
-  SampledTimed = 4,   // Desc is a timed call's (an activation, a callee)
-  // Named when its object was unloaded (Fn 0; Desc the runtime's copy);
-  // with SampledTimedPath, a timed path's (its callee is the body).
-  SampledTimedPath = 8,
-};
+// SampledFrames a record holds at most.
 constexpr uint32_t kMaxSampled = kSampleFrames;
-struct SampledStats {
-  uint32_t Samples; // taken during the spiking call
-  uint32_t Agree;   // of them, in the culprit's one activation
-  uint64_t First, Last;   // ticks: the first and last of those
-  uint64_t Before, After; // the samples around them; Before 0: none
-};
 
 // Start-up: chooses the signal, primes the unwinder. False: no sampling.
 bool samplerInit();

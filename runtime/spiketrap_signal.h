@@ -2,10 +2,10 @@
 //
 // PET refused to run in interrupt context; our interrupt context is the
 // signal handler, and we run there. Handlers installed with sigaction() or
-// signal() are wrapped by a trampoline that records a SignalContext on the
-// thread: the depth at delivery (frames below it belong to the interrupted
-// code, whatever their addresses: the handler may run on an alternate
-// stack) and where the handler's frames live. Spikes inside a handler are
+// signal() are wrapped by a trampoline (spiketrap_sigaction.cpp) that
+// records a SignalContext on the thread: the depth at delivery (frames below
+// it belong to the interrupted code, whatever their addresses: the handler
+// may run on an alternate stack) and where the handler's frames live. Spikes inside a handler are
 // marked as such. A handler left by siglongjmp leaves a stale context behind;
 // the hooks' slow paths drop it as soon as an activation lies outside it.
 //
@@ -21,12 +21,6 @@ namespace __spiketrap {
 // an activation running now. Returns the depth below which frames must stay:
 // the innermost live handler's floor, or 0.
 uint32_t signalFloor(ThreadState &T, uintptr_t Addr);
-
-// Start-up: finds glibc's signal(), which ours calls.
-void signalInit();
-// In a forked child: the handler table's lock is made anew (another thread
-// of the parent may have held it at the fork).
-void signalAfterForkChild();
 
 } // namespace __spiketrap
 

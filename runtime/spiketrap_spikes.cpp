@@ -2,10 +2,16 @@
 #include "spiketrap_spikes.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_arch.h"
+#include "spiketrap_kernel_events.h"
+#include "spiketrap_recent.h"
+#include "spiketrap_registry.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_symbols.h"
+#include "spiketrap_waits.h"
 
 #include <link.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,14 +36,16 @@ constexpr uint64_t kPrefault = 64 << 10;
 uint64_t Prefaulted; // bytes of the arena made resident
 
 // Makes [Off, Off + Len) of the arena resident for writing without changing
-// a byte, safe while other threads write records there.
-void populate(uint64_t Off, uint64_t Len) {
+// a byte, safe while other threads write records there: the read of each
+// page races with them by design (its value is not used), so
+// ThreadSanitizer does not watch it.
+SPIKETRAP_RACY_READER void populate(uint64_t Off, uint64_t Len) {
   if (madvise(Arena + Off, Len, MADV_POPULATE_WRITE) == 0) {
     // On a VM the first access from user mode to freshly populated memory
     // still costs 60-160 us (no page fault counted); pay it here, not in the
     // first spike's callers.
     for (uint64_t P = Off; P < Off + Len; P += 4096)
-      (void)__atomic_load_n(Arena + P, __ATOMIC_RELAXED);
+      (void)SPIKETRAP_RACY(Arena[P]);
     return;
   }
   // Kernels before 5.14: a write per page that changes nothing.
@@ -129,6 +137,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
   R->SignalLevel = 0;
   R->NumCandidates = 0;
   R->Hang = 0;
+  R->Unwound = 0;
   R->NumRecent = 0;
   R->HasKernel = Kernel;
   R->NumSampled = Sampled;
@@ -187,7 +196,7 @@ void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
 
 } // namespace
 
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End, bool Unwound) {
   uint32_t Messages = 0;
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
@@ -227,6 +236,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End) {
                      NumSampled * sizeof(SampledFrame));
     R->Sampled = Stats;
     R->NumCandidates = NumCandidates;
+    R->Unwound = Unwound;
     __builtin_memcpy(R->Candidates, Candidates,
                      NumCandidates * sizeof(Candidates[0]));
     commit(T, R);

@@ -1,101 +1,20 @@
 //===- spiketrap_spikes.h - Bounded store of spike records ------*- C++ -*-===//
 //
-// A spike record is the stack as it stood when a call ran over its threshold.
-// Records go into one preallocated arena by an atomic bump of its end: no
-// lock, no allocation, async-signal-safe. A full arena counts what it drops.
+// Spike records (spiketrap_record.h) go into one preallocated arena by an
+// atomic bump of its end: no lock, no allocation, async-signal-safe. A full
+// arena counts what it drops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_SPIKES_H
 #define SPIKETRAP_SPIKES_H
 
 #include "spiketrap.h"
-#include "spiketrap_kernel_events.h"
-#include "spiketrap_recent.h"
-#include "spiketrap_sampler.h"
+#include "spiketrap_record.h"
 #include "spiketrap_thread.h"
 
-#include <stddef.h>
 #include <stdint.h>
 
 namespace __spiketrap {
-
-struct SpikeLevel {
-  const spiketrap_desc *Desc;
-  uint64_t Start;     // ticks at entry
-  uint64_t Threshold; // ticks, resolved (kNever: ignored)
-  uint64_t ChildTicks; // in timed callees that had returned by then
-  uint64_t WaitTicks;  // waiting in the C library (spiketrap_waits.h)
-};
-
-// A message of one level, copied from the thread's pool when recorded.
-struct SpikeMessage {
-  uint32_t Level;
-  uint32_t Kind; // MessageKind
-  char Text[kMessageBytes];
-};
-
-constexpr uint32_t kMaxCandidates = 4;
-
-struct SpikeRecord {
-  uint32_t Committed; // set last, with release: the record is complete
-  uint32_t Size;      // bytes of this record, header included
-  uint32_t Levels;    // stack depth; the last level is the spiking call
-  uint32_t Tid;
-  uint32_t SignalLevel; // first level run by a signal handler (if Signo)
-  int32_t Signo;        // the innermost handler's signal, 0: not in one
-  uint64_t End;         // ticks at exit of the spiking call
-  uint64_t Frame;       // spiketrap_frame_mark count at End, 0: never marked
-  uint32_t NumMessages; // SpikeMessages after the levels, by level
-  uint32_t IsFrame;     // a frame over its budget (spiketrap_frame_mark)
-  // Direct callees of the spiking function that adaptive mode had switched
-  // off when at least half the threshold was in the function's own time:
-  // candidates for that time (the first kMaxCandidates).
-  uint32_t NumCandidates;
-  // 1: a call still open hang_after after its last sign of life, recorded
-  // by the watchdog (End: when it looked); its return is a record of its own.
-  uint32_t Hang;
-  // recent_calls=: the thread's timed calls just before this record was
-  // made (RecentCalls after the messages), oldest first.
-  uint32_t NumRecent;
-  // kernel_events=: a KernelLevel per level after the recent calls.
-  uint32_t HasKernel;
-  // sample=: the frames the spike's samples agree on, SampledFrames after
-  // the kernel levels (spiketrap_sampler.h), and how many samples.
-  uint32_t NumSampled;
-  uint32_t Reserved;
-  SampledStats Sampled;
-  const spiketrap_desc *Candidates[kMaxCandidates];
-  // The longest wait in the C library inside the spiking call, and whether
-  // the per-thread ring lost waits during it (WaitTicks are then at least).
-  uint64_t LongestWaitTicks;
-  const spiketrap_desc *LongestWaitDesc; // waited from; null: no wait
-  uint32_t LongestWaitCall;              // WaitCall
-  uint32_t WaitLowerBound;
-  char ThreadName[16];  // as set by the API or known to the kernel then
-  SpikeLevel Level[1];  // Levels entries
-
-  uint64_t durationTicks() const { return End - Level[Levels - 1].Start; }
-  const SpikeMessage *messages() const {
-    return reinterpret_cast<const SpikeMessage *>(Level + Levels);
-  }
-  const RecentCall *recent() const {
-    return reinterpret_cast<const RecentCall *>(messages() + NumMessages);
-  }
-  const KernelLevel *kernel() const {
-    return reinterpret_cast<const KernelLevel *>(recent() + NumRecent);
-  }
-  const SampledFrame *sampled() const {
-    return reinterpret_cast<const SampledFrame *>(kernel() +
-                                                  (HasKernel ? Levels : 0));
-  }
-  // Level L's message of this kind, or null.
-  const char *message(uint32_t L, uint32_t Kind) const {
-    for (uint32_t I = 0; I < NumMessages; ++I)
-      if (messages()[I].Level == L && messages()[I].Kind == Kind)
-        return messages()[I].Text;
-    return nullptr;
-  }
-};
 
 // Allocates the arena (at start-up, never in a hook).
 void spikesInit(uint64_t Bytes);
@@ -106,8 +25,11 @@ void spikesAfterForkChild();
 void spikesDetachRange(uintptr_t Lo, uintptr_t Hi);
 
 // Records the Depth open frames of T, the last of which ends at End.
-// Called from __spiketrap_exit when a call runs over its threshold.
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End);
+// Called from __spiketrap_exit when a call runs over its threshold, and
+// with Unwound from a hook that finds the frame left by an exception or a
+// longjmp (End: then).
+void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
+                 bool Unwound = false);
 // Records a frame (between two frame marks) that ran over its budget, as a
 // one-level spike of Desc.
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,

@@ -1,7 +1,8 @@
 //===- spiketrap_symbols.cpp - Names of code that was not timed -----------===//
 #include "spiketrap_symbols.h"
-#include "spiketrap_crash.h"
+#include "spiketrap_crash_flag.h"
 #include "spiketrap_format.h"
+#include "spiketrap_tramp.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -18,11 +19,6 @@ extern "C" char *__cxa_demangle(const char *, char *, size_t *, int *)
     __attribute__((weak));
 
 namespace __spiketrap {
-
-// Until issue 23's patched sites land (runtime/spiketrap_patch.cpp defines
-// these): no sites. Remove both definitions when merging it.
-const spiketrap_desc *siteDescriptor(uintptr_t) { return nullptr; }
-bool isSiteTrampoline(uintptr_t) { return false; }
 
 namespace {
 // The pass's names for a split function's parts (plugin/Insert.cpp).
@@ -41,6 +37,42 @@ void normalize(char *S) {
     if (!(*P == ' ' && P[1] == '>' && Out > S && Out[-1] == '>'))
       *Out++ = *P;
   *Out = 0;
+}
+
+// The trampolines of patched sites (spiketrap_tramp_<arch>.S): a frame one
+// of them called is the timed function's own code. (Weak: the unit tests
+// link the runtime's objects without them.)
+#define SPIKETRAP_TRAMP(Name) extern "C" char Name[] __attribute__((weak));
+SPIKETRAP_TRAMP(__spiketrap_tramp_0)
+SPIKETRAP_TRAMP(__spiketrap_tramp_1)
+SPIKETRAP_TRAMP(__spiketrap_tramp_2)
+SPIKETRAP_TRAMP(__spiketrap_tramp_3)
+SPIKETRAP_TRAMP(__spiketrap_tramp_4)
+SPIKETRAP_TRAMP(__spiketrap_tramp_5)
+SPIKETRAP_TRAMP(__spiketrap_tramp_6)
+SPIKETRAP_TRAMP(__spiketrap_tramp_fp)
+#if defined(__aarch64__)
+SPIKETRAP_TRAMP(__spiketrap_tramp_7)
+SPIKETRAP_TRAMP(__spiketrap_tramp_8)
+#endif
+#undef SPIKETRAP_TRAMP
+bool isSiteTrampoline(uintptr_t Fn) {
+#if defined(SPIKETRAP_SITE_SIZE)
+  const char *const Tramps[] = {
+      __spiketrap_tramp_0, __spiketrap_tramp_1, __spiketrap_tramp_2,
+      __spiketrap_tramp_3, __spiketrap_tramp_4, __spiketrap_tramp_5,
+      __spiketrap_tramp_6, __spiketrap_tramp_fp,
+#if defined(__aarch64__)
+      __spiketrap_tramp_7, __spiketrap_tramp_8,
+#endif
+  };
+  for (const char *T : Tramps)
+    if (T && Fn == uintptr_t(T))
+      return true;
+#else
+  (void)Fn;
+#endif
+  return false;
 }
 
 // A descriptor made for a symbol, with the strings it names.
@@ -281,6 +313,39 @@ const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
   return nullptr;
 }
 
+// The descriptor of the function with a patched site whose code starts at
+// Fn (plugin/Sites.cpp): the prefix before it names it (x86-64: `lea
+// desc(%rip), %r11`; AArch64: the offset to it), and it names Fn's entry.
+const spiketrap_desc *Symbolizer::siteDescriptor(uintptr_t Fn, Object *O) {
+#if defined(SPIKETRAP_SITE_SIZE)
+  if (!O || Fn < O->Lo + SPIKETRAP_SITE_PREFIX)
+    return nullptr;
+  uintptr_t Prefix = Fn - SPIKETRAP_SITE_PREFIX;
+  int32_t Rel;
+#if defined(__x86_64__)
+  const auto *P = reinterpret_cast<const uint8_t *>(Prefix);
+  if (P[0] != 0x4c || P[1] != 0x8d || P[2] != 0x1d)
+    return nullptr;
+  memcpy(&Rel, P + 3, sizeof(Rel));
+  uintptr_t D = Prefix + 7 + uintptr_t(intptr_t(Rel));
+#else
+  memcpy(&Rel, reinterpret_cast<const void *>(Prefix), sizeof(Rel));
+  uintptr_t D = Prefix + uintptr_t(intptr_t(Rel));
+#endif
+  Object *DO = objectOf(D);
+  if (!DO || D + sizeof(spiketrap_desc) > DO->Hi)
+    return nullptr;
+  const auto *Desc = reinterpret_cast<const spiketrap_desc *>(D);
+  // The entry instruction is the function's first, or follows its landing
+  // pad (endbr64, bti c).
+  uintptr_t Entry = uintptr_t(__spiketrap_desc_entry(Desc));
+  return Entry >= Fn && Entry <= Fn + 4 ? Desc : nullptr;
+#else
+  (void)Fn, (void)O;
+  return nullptr;
+#endif
+}
+
 Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
   for (size_t I = 0; I < NumEntries; ++I)
     if (Entries[I].Fn == Fn)
@@ -296,10 +361,10 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
     E.Desc = make(Name.data(), "");
     return &E;
   }
-  if ((E.Desc = siteDescriptor(Fn)))
+  Object *O = objectOf(Fn);
+  if ((E.Desc = siteDescriptor(Fn, O)))
     return &E;
   E.TimedPath = isSiteTrampoline(Fn);
-  Object *O = objectOf(Fn);
   const char *File = O ? O->Path : "";
   const char *Raw = rawName(Fn, O);
   if (!Raw) {
@@ -349,14 +414,17 @@ bool Symbolizer::isTimedPath(uintptr_t Fn) {
   return E && E->TimedPath;
 }
 
-bool Symbolizer::isBodyOf(uintptr_t Body, uintptr_t Timed) {
+bool Symbolizer::isBodyOf(uintptr_t Body, uintptr_t Timed,
+                          const spiketrap_desc *Desc) {
   Entry *T = find(Timed);
   if (!T || !T->TimedPath)
     return false;
-  if (T->Desc && T->Desc == siteDescriptor(Body))
-    return true; // a patched site: the trampoline calls the function itself
   Entry *B = find(Body);
-  return B && B->Raw && T->Raw && B->RawLen == T->RawLen &&
+  if (!B)
+    return false;
+  if (isSiteTrampoline(Timed)) // it calls the function's own code
+    return B->Desc == Desc;
+  return B->Raw && T->Raw && B->RawLen == T->RawLen &&
          memcmp(B->Raw, T->Raw, B->RawLen) == 0;
 }
 

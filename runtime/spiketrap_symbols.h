@@ -31,13 +31,6 @@ namespace __spiketrap {
 // descriptor the pass emits.
 constexpr uint32_t SPIKETRAP_DESC_SYMBOL = 1u << 30;
 
-// Issue 23's patched sites (runtime/spiketrap_patch.cpp will define these;
-// until it lands, the definitions in spiketrap_symbols.cpp say "no sites"):
-// the descriptor of the instrumented function whose code starts at Fn, and
-// whether Fn is the trampoline that calls a timed function's body.
-const spiketrap_desc *siteDescriptor(uintptr_t Fn);
-bool isSiteTrampoline(uintptr_t Fn);
-
 class Symbolizer {
 public:
   // Known: the instrumented functions' descriptors a name may be matched
@@ -52,10 +45,10 @@ public:
   // Whether Fn is a timed path or the trampoline: the frame it calls is the
   // timed function's own body, not a callee.
   bool isTimedPath(uintptr_t Fn);
-  // Whether Body is the body of the function whose timed path (or
-  // trampoline) is Timed: the same function's parts (a callee after a tail
-  // call is not).
-  bool isBodyOf(uintptr_t Body, uintptr_t Timed);
+  // Whether Body is the code of the function Desc whose timed path (or
+  // trampoline) Timed called: the same function's parts (a callee after a
+  // tail call is not).
+  bool isBodyOf(uintptr_t Body, uintptr_t Timed, const spiketrap_desc *Desc);
 
 private:
   struct Entry {
@@ -82,6 +75,7 @@ private:
   Entry *find(uintptr_t Fn);
   Object *objectOf(uintptr_t Fn);
   const char *rawName(uintptr_t Fn, Object *O);
+  const spiketrap_desc *siteDescriptor(uintptr_t Fn, Object *O);
   const spiketrap_desc *byName(const char *Name) const;
   const spiketrap_desc *make(const char *Name, const char *File);
 

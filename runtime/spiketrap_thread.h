@@ -3,7 +3,7 @@
 // Each thread owns one ThreadState in static TLS (initial-exec: one
 // %fs-relative access, no allocation, no lazy init): the stack of open frames
 // PET kept, at a fixed capacity. Threads join a registry on their first hook
-// call so the report can sum their counters, and leave it at thread exit.
+// call (spiketrap_registry.h), which defines the variables declared here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_THREAD_H
@@ -11,7 +11,6 @@
 
 #include "spiketrap.h"
 #include "spiketrap_defs.h"
-#include "spiketrap_waits.h"
 
 #include <stdint.h>
 
@@ -70,6 +69,22 @@ struct SignalContext {
   uintptr_t AltLo, AltHi; // the alternate stack the handler runs on, if any
 };
 constexpr uint32_t kMaxSignalNesting = 8;
+
+// The thread's waits in the C library inside instrumented calls, noted by
+// the interposed calls (spiketrap_waits.h) in a small ring: a spike that
+// waited more than this many times inside one call sees only the last ones
+// (and says "at least").
+constexpr uint32_t kWaitSlots = 64;
+struct WaitEntry {
+  uint64_t Start, End;        // ticks; End 0: being written
+  const spiketrap_desc *Desc; // innermost open frame when it began
+};
+struct WaitRing {
+  uint64_t Next;    // entries ever written; the slot is Next % kWaitSlots
+  uint64_t Evicted; // latest End of an entry overwritten
+  WaitEntry Entries[kWaitSlots];
+  uint8_t Calls[kWaitSlots]; // WaitCall of each entry (spiketrap_waits.h)
+};
 
 struct ThreadState {
   uint32_t Depth; // open frames, may exceed kMaxDepth
@@ -146,27 +161,6 @@ extern uint64_t globalThresholdTicks SPIKETRAP_INTERNAL;
 // no option needs every exit (recent_calls=). False until start-up.
 extern bool exitFastPath SPIKETRAP_INTERNAL;
 
-// Slow path of a hook on a thread that is not Active: registers a new thread.
-// Returns whether the hook may go on.
-bool threadReady(ThreadState &T);
-
-// Copies T's kernel name into Out[16]: the name threadReady read, or the
-// last one pthread_setname_np gave it since. No system call: this runs
-// inside the callers' time of a spike.
-void threadKernelName(const ThreadState &T, char *Out);
-
-// Totals over every thread that ever ran a hook, live or gone.
-struct ThreadTotals {
-  uint64_t Calls, Overflows, Threads;
-  uint64_t Lost, LostThreads; // calls past the capacity left without an exit
-};
-ThreadTotals threadTotals();
-
-// Calls F(T, Arg) for each registered thread, under the registry lock: a
-// thread cannot exit (and its state go away) until F returns. F must not
-// call hooks or take the lock again.
-void forEachThread(void (*F)(ThreadState &T, void *Arg), void *Arg);
-
 // PET's TLS re-entrancy flag as a scope: while it lives, this thread's hooks
 // return at once, so the runtime calling instrumented code (a user's malloc,
 // a callback) never recurses into itself.
@@ -181,16 +175,6 @@ private:
   ThreadState &T;
   uint8_t Saved;
 };
-
-// Start-up part of this module: the thread-exit key.
-void threadInit();
-
-// fork(): the registry lock is held across it; the child keeps only the
-// forking thread, with counters reset and its open frames never reported
-// (the child did not run them from their start).
-void threadBeforeFork();
-void threadAfterForkParent();
-void threadAfterForkChild();
 
 } // namespace __spiketrap
 

@@ -12,8 +12,10 @@
 #define SPIKETRAP_WAITS_H
 
 #include "spiketrap.h"
+#include "spiketrap_defs.h"
 
 #include <stdint.h>
+#include <type_traits>
 
 // Sanitizers intercept these same functions; a definition of ours would
 // hide their interceptors from the program (TSan would stop seeing locks).
@@ -38,27 +40,13 @@ struct SpikeLevel;
 enum WaitCall : uint8_t {
   WaitNone = 0,
 #define SPIKETRAP_WAIT(Name, ...) Wait_##Name,
-#define SPIKETRAP_WAIT_OWN(Name) Wait_##Name,
+#define SPIKETRAP_WAIT_OWN(Name, ...) Wait_##Name,
 #include "spiketrap_waits.inc"
   kNumWaitCalls
 };
 
 // The call's name as reports show it ("pthread_mutex_lock", "futex").
 const char *waitCallName(uint32_t Call);
-
-// A small ring per thread: a spike that waited more than this many times
-// inside one call sees only the last ones (and says "at least").
-constexpr uint32_t kWaitSlots = 64;
-struct WaitEntry {
-  uint64_t Start, End;        // ticks; End 0: being written
-  const spiketrap_desc *Desc; // innermost open frame when it began
-};
-struct WaitRing {
-  uint64_t Next;    // entries ever written; the slot is Next % kWaitSlots
-  uint64_t Evicted; // latest End of an entry overwritten
-  WaitEntry Entries[kWaitSlots];
-  uint8_t Calls[kWaitSlots]; // WaitCall of each entry
-};
 
 // The longest wait inside a spiking call.
 struct WaitSummary {
@@ -77,6 +65,10 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
 
+// The function the wrapper of the interposed call Call calls when dlsym has
+// none (a static program): never null (spiketrap_static.cpp).
+void *staticWait(uint32_t Call);
+
 // What every generated wrapper does around the real call, out of line once
 // (spiketrap_waits_calls.cpp): waitBegin finds the real function and, on a
 // thread whose waits are noted, reads the clock; waitEnd notes the wait.
@@ -91,6 +83,29 @@ struct WaitScope {
 };
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);
+
+// On a function that is never on the stack when a thread is cancelled (it
+// cannot be cancelled, or it only jumps on and the compiler keeps it so):
+// no unwind entry for it in a file built with unwind tables (clang; with
+// -fno-exceptions).
+#if defined(__clang__)
+#define SPIKETRAP_NO_UNWIND_TABLE __attribute__((nouwtable))
+#else
+#define SPIKETRAP_NO_UNWIND_TABLE
+#endif
+
+// One integer or pointer argument as the word it is passed in (to the
+// wrappers' shared body, or to a system call).
+template <typename T> SPIKETRAP_ALWAYS_INLINE long word(T V) {
+  // A floating-point or struct argument travels in other registers.
+  static_assert(std::is_integral_v<T> || std::is_enum_v<T> ||
+                    std::is_pointer_v<T>,
+                "only integer and pointer arguments pass as words");
+  if constexpr (std::is_pointer_v<T>)
+    return long(reinterpret_cast<uintptr_t>(V));
+  else
+    return long(V);
+}
 
 } // namespace __spiketrap
 

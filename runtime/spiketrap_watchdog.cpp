@@ -12,12 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_watchdog.h"
+#include "spiketrap_api.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_init.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
-
 
 namespace __spiketrap {
 
@@ -30,8 +30,15 @@ void printHeader(Buffer &B, const SpikeRecord &R) {
   B.format("thread {} (tid {})", R.ThreadName[0] ? R.ThreadName : "?", R.Tid);
 }
 
-void printHang(const SpikeRecord &R) {
-  Buffer B;
+// What one look found, written to stderr once the registry lock is
+// released: stderr may be a pipe nobody drains, and every thread start,
+// thread exit and fork waits for that lock.
+struct Look {
+  uint64_t Now;
+  Buffer Out;
+};
+
+void printHang(Buffer &B, const SpikeRecord &R) {
   B.format("spiketrap: hang: ");
   printHeader(B, R);
   B.format(" has been in ");
@@ -46,12 +53,11 @@ void printHang(const SpikeRecord &R) {
     formatDuration(B, ticksToNs(R.End - R.Level[I].Start));
     B.push_back('\n');
   }
-  writeAll(2, B.data(), B.size());
 }
 
 // The hung call of T returned: its own spike record, written by its exit
 // hook after the hang record, gives its real duration.
-void printReturn(const ThreadState &T, uint64_t Now) {
+void printReturn(Buffer &B, const ThreadState &T, uint64_t Now) {
   const SpikeRecord *Hang = spikeAt(T.Watch.Record);
   if (!Hang)
     return;
@@ -62,7 +68,6 @@ void printReturn(const ThreadState &T, uint64_t Now) {
         R->Level[T.Watch.Level].Desc == T.Watch.Desc &&
         R->Level[T.Watch.Level].Start == T.Watch.Start)
       Done = R;
-  Buffer B;
   B.format("spiketrap: hang over: ");
   printHeader(B, *Hang);
   B.format(": ");
@@ -75,11 +80,11 @@ void printReturn(const ThreadState &T, uint64_t Now) {
     formatDuration(B, ticksToNs(Now - T.Watch.Start));
   }
   B.push_back('\n');
-  writeAll(2, B.data(), B.size());
 }
 
 SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
-  uint64_t Now = *static_cast<uint64_t *>(P);
+  Look &L = *static_cast<Look *>(P);
+  uint64_t Now = L.Now;
   uint8_t Status = SPIKETRAP_RACY(T.Status);
   // A paused thread's time is no one's; a busy one is in the runtime.
   if (Status != StatusActive)
@@ -96,7 +101,7 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
         SPIKETRAP_RACY(T.Frames[T.Watch.Level].Desc) == T.Watch.Desc &&
         SPIKETRAP_RACY(T.Frames[T.Watch.Level].Start) == T.Watch.Start)
       return; // still hung, already said
-    printReturn(T, Now);
+    printReturn(L.Out, T, Now);
     T.Watch.Desc = nullptr;
   }
   // Stuck: no hook call or return for the limit; or, on the thread that
@@ -123,11 +128,11 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
   T.Watch = {Calls, Depth, T.Watch.Since, Stack[N - 1].Desc,
              Stack[N - 1].Start, Off, N - 1};
   if (const SpikeRecord *R = spikeAt(Off))
-    printHang(*R);
+    printHang(L.Out, *R);
   else
-    logLine("hang: thread {} has been stuck for a while, and the spike "
-            "memory is full (spike_memory=)",
-            T.Tid);
+    L.Out.format("spiketrap: hang: thread {} has been stuck for a while, and "
+                 "the spike memory is full (spike_memory=)\n",
+                 T.Tid);
 }
 
 } // namespace
@@ -147,7 +152,12 @@ bool watchdogInit() {
 
 uint64_t watchdogTick(uint64_t Now) {
   if (Now >= NextLook) {
-    forEachThread(watch, &Now);
+    Look L;
+    L.Now = Now;
+    forEachThread(watch, &L);
+    // After the registry lock: stderr may be a pipe no one drains.
+    if (L.Out.size())
+      writeAll(2, L.Out.data(), L.Out.size());
     NextLook = Now + PeriodTicks;
   }
   return NextLook;

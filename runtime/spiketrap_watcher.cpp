@@ -17,6 +17,8 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_patch.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
@@ -26,10 +28,6 @@
 #include <time.h>
 
 namespace __spiketrap {
-
-// Until issue 23's patcher lands (runtime/spiketrap_patch.cpp defines it):
-// nothing to flip. Remove this definition when merging it.
-void applyPendingPatches() {}
 
 namespace {
 

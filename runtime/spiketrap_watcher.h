@@ -9,10 +9,6 @@ void watcherStart();
 // In a forked child: a new watcher thread, if the parent had one.
 void watcherAfterForkChild();
 
-// Patched entry sites (issue 23): applies the flips the hooks requested
-// since the last tick. Called by the watcher every tick.
-void applyPendingPatches();
-
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_WATCHER_H

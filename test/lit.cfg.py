@@ -44,6 +44,14 @@ if target:
         config.test_retry_attempts = 1
 # The documented form: both flags, so -mllvm options reach the plugin on 19-21.
 st = "-fplugin=%s -fpass-plugin=%s -I%s" % (plugin, plugin, config.spiketrap_include)
+# How functions are switched on and off: patchable sites by default, the
+# flag design with --param spiketrap_switch=flag (CI runs the program tests
+# both ways: LIT_OPTS="--param spiketrap_switch=flag" ctest ...). Tests of
+# one design say REQUIRES: switch-sites or switch-flag.
+switch = lit_config.params.get("spiketrap_switch", "")
+if switch:
+    st += " -mllvm -spiketrap-switch=" + switch
+config.available_features.add("switch-" + (switch or "sites"))
 # A sanitizer build of the runtime: programs link with the same sanitizer,
 # and tests that cannot run under it say `UNSUPPORTED: sanitize-<name>`.
 san = ""
@@ -90,8 +98,36 @@ def perf_events_allowed():
 if perf_events_allowed():
     config.available_features.add("perf-events")
 
+# unshare(CLONE_NEWUSER) works here (a kernel or container may forbid user
+# namespaces): runtime/unshare-user-namespace.c.
+import subprocess
+if not run and shutil.which("unshare") and subprocess.run(
+        ["unshare", "--user", "true"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("userns")
+
+# The kernel writes core dumps to files in the crashing process's directory
+# (core_pattern is no pipe and no path) and gdb can read them:
+# runtime/crash-core-site.c.
+def core_dumps_in_cwd():
+    try:
+        with open("/proc/sys/kernel/core_pattern") as f:
+            pattern = f.read().strip()
+    except OSError:
+        return False
+    return bool(pattern) and pattern[0] != "|" and "/" not in pattern
+if not run and shutil.which("gdb") and core_dumps_in_cwd():
+    config.available_features.add("core-dumps")
+
 cross = " --target=" + target if target else ""
+# The hardening flags distributions build with, for the target's CPU.
+import platform
+hardening = "-fstack-protector-strong -D_FORTIFY_SOURCE=3 " + (
+    "-mbranch-protection=standard" if (target or platform.machine()).startswith("aarch64")
+    else "-fcf-protection=full")
+
 config.substitutions += [
+    ("%hardening", hardening),
     # The report tool, from the source tree (before %spiketrap: a prefix).
     ("%spiketrap_report", "python3 -B " + os.path.join(
         os.path.dirname(config.test_source_root), "utils", "spiketrap-report")),

@@ -6,6 +6,10 @@ set -euo pipefail
 LLVM_VERSION=${LLVM_VERSION:-19}
 pkgs=(clang-$LLVM_VERSION llvm-$LLVM_VERSION-dev llvm-$LLVM_VERSION-tools
       libfmt-dev cmake ninja-build libgtest-dev python3 binutils)
+# The install tests build projects with make (CMake's Unix Makefiles, the
+# make wrapper) and pkg-config; a fortified object is built with gcc. A
+# minimal Debian has none of them (utils/test-minimal-debian.sh).
+pkgs+=(make pkg-config gcc)
 # The HTML report's test renders the page in headless Chromium.
 pkgs+=(chromium)
 # The sanitizer builds (SANITIZE=...) need clang's sanitizer runtimes.

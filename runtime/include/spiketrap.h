@@ -16,7 +16,7 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 6
+#define SPIKETRAP_ABI_VERSION 7
 
 /* spiketrap_desc.flags. Bits 0-15 are what the entry hook acts on (any of them
  * sends it to its slow path); bits 16 and up only say how the descriptor is
@@ -105,6 +105,13 @@ static inline const int32_t *__spiketrap_desc_callees(const spiketrap_desc *d) {
   return __spiketrap_desc_abs_of(d)
              ? 0
              : (const int32_t *)__spiketrap_rel_get(&d->callees);
+}
+/* The function's patchable entry instruction, or NULL (not timed through a
+ * site). */
+static inline void *__spiketrap_desc_entry(const spiketrap_desc *d) {
+  return __spiketrap_desc_abs_of(d)
+             ? 0
+             : (void *)__spiketrap_rel_get(&d->entry);
 }
 static inline uint64_t __spiketrap_desc_threshold_ns(const spiketrap_desc *d) {
   const spiketrap_desc_ext *e = __spiketrap_desc_ext_of(d);

@@ -1,12 +1,14 @@
-// RUN: %clang %spiketrap -g -O0 %s -o %t.O0
+// RUN: %clang %spiketrap -mllvm -spiketrap-switch=flag -g -O0 %s -o %t.O0
 // RUN: %run %t.O0 | FileCheck %s
-// RUN: %clang %spiketrap -g -O2 %s -o %t.O2
+// RUN: %clang %spiketrap -mllvm -spiketrap-switch=flag -g -O2 %s -o %t.O2
 // RUN: %run %t.O2 | FileCheck %s
 
 // The descriptors the pass emits, read through the C struct of spiketrap.h
 // (both built from spiketrap_descriptor.inc): every field the pass sets is
 // where the runtime reads it, and the off switch the pass's code tests is
-// the one the runtime writes. Hooks of our own stand in for the runtime.
+// the one the runtime writes. Hooks of our own stand in for the runtime, so
+// functions are timed through thunks (-spiketrap-switch=flag); the entry
+// field of patchable sites is e2e/sites.c's.
 
 #include "spiketrap.h"
 #include <stdio.h>

@@ -1,4 +1,4 @@
-; RUN: %opt -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; The hooks access memory and synchronize, so attributes inferred from the body
 ; before instrumentation are dropped: otherwise later passes (or LTO) could

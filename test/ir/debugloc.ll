@@ -1,5 +1,5 @@
-; RUN: %opt -spiketrap-inline-check=false -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
-; RUN: %opt -spiketrap-inline-check=false -passes='spiketrap,inline,verify' -spiketrap-instrument-all -S %s | FileCheck %s --check-prefix=INLINE
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes='spiketrap,inline,verify' -spiketrap-instrument-all -S %s | FileCheck %s --check-prefix=INLINE
 
 ; With debug info every inserted call has a location: the scope line at entry,
 ; the ret's location at exit, line 0 for a ret without one. Inlining the

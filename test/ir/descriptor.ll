@@ -33,11 +33,11 @@ define void @plain() {
   ret void
 }
 
-; CHECK: @__spiketrap_abi_v6 = external global i8
-; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v6
+; CHECK: @__spiketrap_abi_v7 = external global i8
+; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v7
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
-; The emitted object has the C layout of spiketrap_desc (48 bytes on x86-64,
+; The emitted object has the C layout of spiketrap_desc (56 bytes on x86-64,
 ; aligned to 8, not the 16 LLVM gives a large global), in writable data: the
 ; runtime counts calls in it and switches it off.
 ; ASM-LABEL: .type .L__spiketrap_desc.plain,@object
@@ -57,8 +57,10 @@ define void @plain() {
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
-; ASM-NEXT:    .size .L__spiketrap_desc.plain, 48
-; ASM:       .quad __spiketrap_abi_v6
+; ASM-NEXT:    .long {{\(?}}plain-.L__spiketrap_desc.plain{{\)?}}-48
+; ASM-NEXT:    .zero 4
+; ASM-NEXT:    .size .L__spiketrap_desc.plain, 56
+; ASM:       .quad __spiketrap_abi_v7
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}

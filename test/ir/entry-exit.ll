@@ -1,6 +1,6 @@
-; RUN: %opt -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
 ; RUN: sed 's/x86_64-unknown-linux-gnu/riscv64-unknown-linux-gnu/' %s \
-; RUN:   | %opt -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all -S | FileCheck %s --check-prefix=OTHER
+; RUN:   | %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all -S | FileCheck %s --check-prefix=OTHER
 
 ; The enter hook runs first and the exit hook right before every ret, each
 ; with the activation's return-address slot (frame address off x86/AArch64).

@@ -1,5 +1,5 @@
-; RUN: %opt -spiketrap-inline-check=false -passes=spiketrap,spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
-; RUN: %opt -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all %s | %opt -passes=spiketrap -spiketrap-instrument-all -S | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes=spiketrap,spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all %s | %opt -spiketrap-switch=flag -passes=spiketrap -spiketrap-instrument-all -S | FileCheck %s
 
 ; Running the pass again, in the same pipeline or on its output, adds nothing:
 ; one pair of hooks, one descriptor, one marker reference.

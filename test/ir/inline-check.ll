@@ -1,4 +1,4 @@
-; RUN: %opt -spiketrap-split-body=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-split-body=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; A function whose body stays in place (-O0, split-body-fallback.ll; here
 ; -spiketrap-split-body=false) loads its descriptor's adaptive off switch

@@ -1,5 +1,5 @@
-; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
-; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -spiketrap-late-probes=false -S %s | FileCheck %s --check-prefix=NONE
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap,verify -spiketrap-instrument-all -spiketrap-late-probes=false -S %s | FileCheck %s --check-prefix=NONE
 
 ; A loop that runs on some calls only gets a late probe before it: while
 ; adaptive mode has the function switched off (off == 1), the call is timed

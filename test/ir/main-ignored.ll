@@ -1,4 +1,4 @@
-; RUN: %opt -spiketrap-split-body=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-split-body=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; main is timed, so it stays a parent in every stack, but its descriptor
 ; carries SPIKETRAP_DESC_IGNORE (1): it runs for the whole program and would

@@ -1,4 +1,4 @@
-; RUN: %opt -spiketrap-inline-check=false -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; Nothing may sit between a musttail call and its ret, so the exit hook goes
 ; before the call.

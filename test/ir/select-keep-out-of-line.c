@@ -1,4 +1,4 @@
-// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm %s -o - \
+// RUN: %clang %spiketrap --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm -mllvm -spiketrap-switch=flag %s -o - \
 // RUN:   | FileCheck %s
 // RUN: %clang --target=x86_64-unknown-linux-gnu -O2 -S -emit-llvm -Xclang -disable-llvm-passes \
 // RUN:   -I%inc %s -o - | %opt -passes=spiketrap-keep -S | FileCheck %s --check-prefix=KEEP

@@ -1,4 +1,4 @@
-; RUN: %opt -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -passes=spiketrap -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; Declarations, available_externally and naked functions and the runtime's own
 ; functions are left alone; an ordinary function next to them is instrumented.

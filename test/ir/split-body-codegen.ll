@@ -1,8 +1,8 @@
-; RUN: %opt -passes=spiketrap -spiketrap-instrument-all %s \
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap -spiketrap-instrument-all %s \
 ; RUN:   | llc -O2 -mtriple=x86_64-unknown-linux-gnu -relocation-model=pic -o - \
 ; RUN:   | FileCheck %s --check-prefix=X86
 ; RUN: sed 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
-; RUN:   | %opt -passes=spiketrap -spiketrap-instrument-all \
+; RUN:   | %opt -spiketrap-switch=flag -passes=spiketrap -spiketrap-instrument-all \
 ; RUN:   | llc -O2 -o - | FileCheck %s --check-prefix=ARM
 
 ; What a switched-off call costs, in machine code: the thunk tests the

@@ -1,6 +1,6 @@
-; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
 ; RUN: sed 's/x86_64-unknown-linux-gnu/riscv64-unknown-linux-gnu/' %s \
-; RUN:   | %opt -passes=spiketrap,verify -spiketrap-instrument-all -S \
+; RUN:   | %opt -spiketrap-switch=flag -passes=spiketrap,verify -spiketrap-instrument-all -S \
 ; RUN:   | FileCheck %s --check-prefix=OTHER --implicit-check-not=.spiketrap(
 
 ; Bodies that must run in the frame the caller called, or that a thunk could

@@ -1,4 +1,4 @@
-; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; Direct recursion is timed once, at its outermost call: inside the moved
 ; body, calls of the function itself go straight to the body, not through

@@ -1,4 +1,4 @@
-; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; An exception out of a split function's body passes the exit hook: the
 ; timed path calls the body through an invoke of a cleanup pad that calls

@@ -1,4 +1,4 @@
-; RUN: %opt -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -passes=spiketrap,verify -spiketrap-instrument-all -S %s | FileCheck %s
 
 ; An instrumented function becomes a thunk that only tail-jumps, and its body
 ; moves, untouched, to an internal `.spiketrap` function: switched off, the

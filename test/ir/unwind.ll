@@ -1,4 +1,4 @@
-; RUN: %opt -spiketrap-inline-check=false -spiketrap-instrument-all -passes=spiketrap -S %s | FileCheck %s
+; RUN: %opt -spiketrap-switch=flag -spiketrap-inline-check=false -spiketrap-instrument-all -passes=spiketrap -S %s | FileCheck %s
 
 ; An exception leaving a function passes its exit hook: calls that may throw
 ; become invokes of one cleanup pad that calls the exit hook and resumes, and

@@ -9,10 +9,12 @@
 // The interposed waiting calls keep the C library's answers: return values,
 // errno (also errno left alone by a call that succeeds), EINTR from a signal,
 // error-checking and recursive mutexes, try-locks, read-write locks held by
-// the caller, timeouts, futex errors, cancellation inside a wait. The
-// program prints what it saw; built with and without spiketrap it prints
-// the same. Each call is made inside instrumented functions, where the
-// runtime notes waits.
+// the caller, sockets, vectors, timeouts (left as given), bad times, a condition wait on an error-checking
+// mutex the caller does not hold, a thread joining itself, futex errors,
+// cancellation inside a wait. The program prints what it saw; built with
+// and without spiketrap it prints the same. Each call is made inside
+// instrumented functions, where the runtime notes waits. Statically linked:
+// waits-semantics-static.c.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,8 +25,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,7 +61,49 @@ __attribute__((noinline)) void io(void) {
   SHOW("write broken pipe", write(P[1], "x", 1));
   close(P[1]);
   SHOW("fsync closed fd", fsync(987));
+  SHOW("fdatasync closed fd", fdatasync(987));
   SHOW("waitpid no child", waitpid(-1, 0, 0));
+}
+
+// The other I/O calls, on a socket pair and a pipe.
+__attribute__((noinline)) void more_io(void) {
+  int S[2], P[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, S) || pipe(P))
+    return;
+  char B[8] = {0};
+  SHOW("send", send(S[0], "abc", 3, 0));
+  SHOW("recv", recv(S[1], B, 1, 0));
+  SHOW("sendto", sendto(S[0], "d", 1, 0, 0, 0));
+  SHOW("recvfrom", recvfrom(S[1], B, sizeof(B), 0, 0, 0));
+  SHOW("recv nothing waiting", recv(S[1], B, 1, MSG_DONTWAIT));
+  struct iovec V[2] = {{"ab", 2}, {"cd", 2}};
+  SHOW("writev", writev(P[1], V, 2));
+  struct iovec R[1] = {{B, 3}};
+  SHOW("readv", readv(P[0], R, 1));
+  struct pollfd Fd = {P[0], POLLIN, 0};
+  struct timespec Ts = {0, 1000000};
+  SHOW("ppoll ready", ppoll(&Fd, 1, &Ts, 0));
+  Fd.fd = S[0];
+  Fd.events = POLLPRI; // nothing comes
+  SHOW("ppoll timeout", ppoll(&Fd, 1, &Ts, 0));
+  printf("ppoll timeout left as given: %d\n",
+         Ts.tv_sec == 0 && Ts.tv_nsec == 1000000);
+  fd_set Rd;
+  FD_ZERO(&Rd);
+  FD_SET(P[0], &Rd);
+  struct timeval Tv = {0, 1000};
+  SHOW("select ready", select(P[0] + 1, &Rd, 0, 0, &Tv));
+  int Ep = epoll_create1(0);
+  struct epoll_event E = {EPOLLIN, {0}};
+  epoll_ctl(Ep, EPOLL_CTL_ADD, P[0], &E);
+  SHOW("epoll_wait ready", epoll_wait(Ep, &E, 1, 1000));
+  SHOW("accept on a socket pair", accept(S[0], 0, 0));
+  SHOW("connect closed fd", connect(987, 0, 0));
+  SHOW("pread on a pipe", pread(P[0], B, 1, 0));
+  SHOW("pwrite on a pipe", pwrite(P[1], B, 1, 0));
+  SHOW("usleep", usleep(1000));
+  close(Ep);
+  close(S[0]), close(S[1]), close(P[0]), close(P[1]);
 }
 
 __attribute__((noinline)) void interrupted(void) {
@@ -71,6 +119,8 @@ __attribute__((noinline)) void interrupted(void) {
   setitimer(ITIMER_REAL, &It, 0);
   SHOW("clock_nanosleep interrupted (returns the error)",
        clock_nanosleep(CLOCK_MONOTONIC, 0, &Long, 0));
+  setitimer(ITIMER_REAL, &It, 0);
+  SHOW("sleep interrupted (whole seconds left)", sleep(5));
   struct timespec Bad = {0, -1};
   SHOW("nanosleep bad time", nanosleep(&Bad, 0));
 }
@@ -122,6 +172,16 @@ __attribute__((noinline)) void locks(void) {
   pthread_mutex_lock(&Plain);
   SHOW("cond_timedwait timeout", pthread_cond_timedwait(&Cv, &Plain, &Soon));
   pthread_mutex_unlock(&Plain);
+  struct timespec Bad = {0, 1000000000};
+  SHOW("sem_timedwait bad time", sem_timedwait(&S, &Bad));
+  pthread_mutex_lock(&Plain);
+  SHOW("cond_timedwait bad time", pthread_cond_timedwait(&Cv, &Plain, &Bad));
+  pthread_mutex_unlock(&Plain);
+  // Not held: refused, and the mutex is left as it was (unlocked).
+  SHOW("cond_wait on errorcheck mutex not held", pthread_cond_wait(&Cv, &Check));
+  SHOW("errorcheck trylock after", pthread_mutex_trylock(&Check));
+  SHOW("errorcheck unlock after", pthread_mutex_unlock(&Check));
+  SHOW("join self", pthread_join(pthread_self(), 0));
   int Word = 1;
   SHOW("futex wait on a changed word",
        syscall(SYS_futex, &Word, FUTEX_WAIT_PRIVATE, 2, 0, 0, 0));
@@ -154,6 +214,7 @@ __attribute__((noinline)) void cancel(void) {
 int main(void) {
   setvbuf(stdout, 0, _IONBF, 0);
   io();
+  more_io();
   interrupted();
   locks();
   cancel();
@@ -164,9 +225,17 @@ int main(void) {
 // CHECK: read pipe: 1 errno kept
 // CHECK: write broken pipe: -1 Broken pipe
 // CHECK: waitpid no child: -1 No child processes
+// CHECK: send: 3 errno kept
+// CHECK: recv: 1 errno kept
+// CHECK: recv nothing waiting: -1 Resource temporarily unavailable
+// CHECK: readv: 3 errno kept
+// CHECK: ppoll timeout left as given: 1
+// CHECK: accept on a socket pair: -1 Invalid argument
+// CHECK: pread on a pipe: -1 Illegal seek
 // CHECK: nanosleep interrupted: -1 Interrupted system call
 // CHECK: remaining > 1 s: 1
 // CHECK: clock_nanosleep interrupted (returns the error): 4 errno kept
+// CHECK: sleep interrupted (whole seconds left): 4
 // CHECK: nanosleep bad time: -1 Invalid argument
 // CHECK: errorcheck lock again: 35 errno kept
 // CHECK: errorcheck trylock: 16 errno kept
@@ -177,6 +246,12 @@ int main(void) {
 // CHECK: trywrlock while reading: 16 errno kept
 // CHECK: sem_timedwait timeout: -1 Connection timed out
 // CHECK: cond_timedwait timeout: 110 errno kept
+// CHECK: sem_timedwait bad time: -1 Invalid argument
+// CHECK: cond_timedwait bad time: 22 errno kept
+// CHECK: cond_wait on errorcheck mutex not held: 1 errno kept
+// CHECK: errorcheck trylock after: 0 errno kept
+// CHECK: errorcheck unlock after: 0 errno kept
+// CHECK: join self: 35 errno kept
 // CHECK: futex wait on a changed word: -1 Resource temporarily unavailable
 // CHECK: join cancelled: 0 errno kept
 // CHECK: cancelled: 1

@@ -231,7 +231,7 @@ def callgrind_per_call(args, exes, V, d):
         env = dict(V[k][3] or os.environ)
         env["SPIKETRAP_OPTIONS"] = ":".join(
             o for o in (env.get("SPIKETRAP_OPTIONS"), "threshold=100s") if o)
-        r = sh(["valgrind", "--tool=callgrind", "--toggle-collect=run_rounds",
+        r = sh(["valgrind", "--tool=callgrind", "--smc-check=all", "--toggle-collect=run_rounds",
                 f"--callgrind-out-file={outf}", exes[k],
                 str(args.callgrind_fib), "1"], env=env)
         if r[3] != 0:
@@ -255,7 +255,7 @@ def callgrind_total(exe, run_args, opts, out):
     about the near-threshold calls it sees natively."""
     env = dict(os.environ)
     env["SPIKETRAP_OPTIONS"] = " ".join(o for o in (opts, "threshold=50ms") if o)
-    r = sh(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+    r = sh(["valgrind", "--tool=callgrind", "--smc-check=all", f"--callgrind-out-file={out}",
             exe, *run_args], env=env)
     return callgrind_count(out) if r[3] == 0 else None
 

@@ -1,11 +1,12 @@
 """Prints the spikes of a JSON report with the frames sampling found.
 
-sampled.py REPORT [FUNCTION]
+sampled.py [--plain] REPORT [FUNCTION]
 
 One line per spike (of FUNCTION, the timed function that spiked, when
-given): its stack below main, frames sampling found marked "~" (objects of
-code that was not instrumented in brackets; N frames of one function in a
-row as "~NAME xN"), then "| culprit NAME: ok" when
+given): its stack below main, frames sampling found marked "~" (not with
+--plain: which frames were timed depends on the switch design), objects of
+code that was not instrumented in brackets, N frames of one function in a
+row as "NAME xN"; then "| culprit NAME: ok" when
 the sample counts and the culprit's estimated time are consistent (at least
 two samples, most of them agree, seen <= estimated <= the spike), or what
 is not; "| no culprit" when the samples agree on nothing below the spike.
@@ -14,8 +15,12 @@ import json
 import os
 import sys
 
-r = json.load(open(sys.argv[1]))
-want = sys.argv[2] if len(sys.argv) > 2 else None
+args = sys.argv[1:]
+plain = args[0] == "--plain"
+if plain:
+    args = args[1:]
+r = json.load(open(args[0]))
+want = args[1] if len(args) > 1 else None
 fns = r["functions"]
 
 
@@ -32,12 +37,13 @@ for s in r["spikes"]:
     parts = []
     for lv in s["stack"]:
         parts.append(name(lv["function"]))
-        parts += ["~" + name(f) for f in lv.get("sampled_callees", [])]
+        parts += [("" if plain else "~") + name(f)
+                  for f in lv.get("sampled_callees", [])]
     if parts and parts[0] == "main":
         parts = parts[1:]
     runs = []
     for p in parts:
-        if runs and runs[-1][0] == p and p.startswith("~"):
+        if runs and runs[-1][0] == p:
             runs[-1][1] += 1
         else:
             runs.append([p, 1])

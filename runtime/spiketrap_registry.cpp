@@ -1,12 +1,13 @@
-//===- spiketrap_thread.cpp - Thread registry -----------------------------===//
-#include "spiketrap_thread.h"
-#include "spiketrap_crash.h"
+//===- spiketrap_registry.cpp - Thread registry ---------------------------===//
+#include "spiketrap_registry.h"
+#include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_spinlock.h"
+#include "spiketrap_static.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -85,10 +86,6 @@ bool threadReady(ThreadState &T) {
   }
   T.Tid = uint32_t(syscall(SYS_gettid));
   T.Self = (unsigned long)pthread_self();
-  // Read now, before the thread's first frame opens: a system call in the
-  // spike path would land in its callers' time (20-40 us on a VM).
-  char Name[16] = {};
-  storeName(T, prctl(PR_GET_NAME, Name) == 0 ? Name : "?");
   recentAttach(T);
   kernelEventsAttach(T);
   RegistryLock.lock();
@@ -98,6 +95,14 @@ bool threadReady(ThreadState &T) {
     Head->Prev = &T;
   Head = &T;
   ++Registered;
+  // The name is read now, before the thread's first frame opens (a system
+  // call in the spike path would land in its callers' time, 20-40 us on a
+  // VM), and under the lock once the thread is in the list: a rename by
+  // another thread (pthread_setname_np right after pthread_create) either
+  // came before, and the kernel has it, or finds the thread and stores it
+  // after us. Read before joining, a rename in between was lost.
+  char Name[16] = {};
+  storeName(T, prctl(PR_GET_NAME, Name) == 0 ? Name : "?");
   RegistryLock.unlock();
   if (ExitKeyReady)
     pthread_setspecific(ExitKey, &T);
@@ -197,7 +202,8 @@ using namespace __spiketrap;
 // call is reported by its new name without a system call in the spike path.
 // (prctl(PR_SET_NAME) and writes to /proc/.../comm are not seen: such a
 // thread keeps the name it had at its first hook call.)
-SPIKETRAP_EXPORT int pthread_setname_np(pthread_t Thread, const char *Name) {
+SPIKETRAP_INTERPOSE int pthread_setname_np(pthread_t Thread,
+                                           const char *Name) {
   using Fn = int (*)(pthread_t, const char *);
   static Fn Real;
   if (!__atomic_load_n(&Real, __ATOMIC_ACQUIRE))
@@ -205,7 +211,7 @@ SPIKETRAP_EXPORT int pthread_setname_np(pthread_t Thread, const char *Name) {
                      reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_setname_np")),
                      __ATOMIC_RELEASE);
   Fn F = __atomic_load_n(&Real, __ATOMIC_ACQUIRE);
-  int Rc = F ? F(Thread, Name) : ENOSYS;
+  int Rc = F ? F(Thread, Name) : staticSetname(Thread, Name);
   if (Rc != 0)
     return Rc;
   // Busy while the registry lock is held: a signal handler's hooks on this

@@ -1,13 +1,26 @@
-//===- spiketrap_sort.cpp - One sort for the report ----------------------===//
+//===- spiketrap_array.cpp - The report's arrays and their one sort -------===//
 //
-// Heapsort over bytes with a comparator function: O(n log n) in the worst
-// case, no allocation, and one copy of the code where std::sort made one per
-// comparator (~10 KB of the runtime's text).
+// What Array<T> does whatever T is, once; and one sort: heapsort over bytes
+// with a comparator function, O(n log n) in the worst case, no allocation,
+// and one copy of the code where std::sort made one per comparator (~10 KB
+// of the runtime's text).
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_array.h"
 
 namespace __spiketrap {
+
+ArrayStorage::ArrayStorage(size_t N, size_t ElemSize)
+    : Data(reportCalloc(N ? N : 1, ElemSize)), Size(N) {}
+
+ArrayStorage::~ArrayStorage() { reportFree(Data); }
+
+bool ArrayStorage::reset(size_t N, size_t ElemSize) {
+  reportFree(Data);
+  Data = reportCalloc(N ? N : 1, ElemSize);
+  Size = Data ? N : 0;
+  return Data;
+}
 
 namespace {
 

@@ -1,0 +1,51 @@
+//===- spiketrap_registry.h - Every thread that ran a hook ------*- C++ -*-===//
+//
+// Threads join the registry on their first hook call, getting what their
+// options give each thread (recent_calls=, kernel_events=), so the report can
+// sum their counters and read their open calls; they leave it at thread
+// exit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_REGISTRY_H
+#define SPIKETRAP_REGISTRY_H
+
+#include "spiketrap_thread.h"
+
+#include <stdint.h>
+
+namespace __spiketrap {
+
+// Slow path of a hook on a thread that is not Active: registers a new thread.
+// Returns whether the hook may go on.
+bool threadReady(ThreadState &T);
+
+// Copies T's kernel name into Out[16]: the name threadReady read, or the
+// last one pthread_setname_np gave it since. No system call: this runs
+// inside the callers' time of a spike.
+void threadKernelName(const ThreadState &T, char *Out);
+
+// Totals over every thread that ever ran a hook, live or gone.
+struct ThreadTotals {
+  uint64_t Calls, Overflows, Threads;
+  uint64_t Lost, LostThreads; // calls past the capacity left without an exit
+};
+ThreadTotals threadTotals();
+
+// Calls F(T, Arg) for each registered thread, under the registry lock: a
+// thread cannot exit (and its state go away) until F returns. F must not
+// call hooks or take the lock again.
+void forEachThread(void (*F)(ThreadState &T, void *Arg), void *Arg);
+
+// Start-up: the thread-exit key.
+void threadInit();
+
+// fork(): the registry lock is held across it; the child keeps only the
+// forking thread, with counters reset and its open frames never reported
+// (the child did not run them from their start).
+void threadBeforeFork();
+void threadAfterForkParent();
+void threadAfterForkChild();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_REGISTRY_H

@@ -1,0 +1,15 @@
+//===- spiketrap_sigaction.h - The program's signal handlers ----*- C++ -*-===//
+#ifndef SPIKETRAP_SIGACTION_H
+#define SPIKETRAP_SIGACTION_H
+
+namespace __spiketrap {
+
+// Start-up: finds glibc's signal(), which ours calls.
+void signalInit();
+// In a forked child: the handler table's lock is made anew (another thread
+// of the parent may have held it at the fork).
+void signalAfterForkChild();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_SIGACTION_H

@@ -1,0 +1,28 @@
+//===- spiketrap_unwind.cpp - Where a caught exception ends ---------------===//
+//
+// An exception through a function timed at a patchable site runs no exit
+// hook: its frame stays open until a later hook finds it dead. The C++
+// runtime calls __cxa_begin_catch in the catching function, where every
+// frame the exception left is dead: closing them there gives the spikes
+// among them their real end. Interposed weakly: a static program's
+// libstdc++.a keeps its own (and its frames close at the next hook).
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_defs.h"
+#include "spiketrap_hooks.h"
+
+#include <dlfcn.h>
+
+using namespace __spiketrap;
+
+SPIKETRAP_INTERPOSE void *
+__cxa_begin_catch(void *Exception) noexcept {
+  using BeginCatchFn = void *(*)(void *);
+  static BeginCatchFn Real;
+  // The slot of our return address: the frames the exception left were
+  // called from the same stack pointer, or below it.
+  closeFramesLeftBelow(uintptr_t(__builtin_frame_address(0)) + sizeof(void *));
+  if (!Real)
+    Real = reinterpret_cast<BeginCatchFn>(dlsym(RTLD_NEXT, "__cxa_begin_catch"));
+  return Real ? Real(Exception) : Exception;
+}
