@@ -37,7 +37,8 @@ void *threadMain(void *P) {
 
 } // namespace
 
-bool startBackgroundThread(void (*Body)(void *), void *Arg) {
+bool startBackgroundThread(void (*Body)(void *), void *Arg,
+                           pthread_t *Joinable) {
   // The allocations here and in pthread_create are the runtime's, not the
   // program's: an instrumented malloc is not timed for them.
   RecursionGuard Guard;
@@ -57,9 +58,16 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg) {
     free(S);
     return false;
   }
-  pthread_detach(T);
+  if (Joinable)
+    *Joinable = T;
+  else
+    pthread_detach(T);
   __atomic_fetch_add(&Running, 1, __ATOMIC_RELAXED);
   return true;
+}
+
+void backgroundThreadJoined() {
+  __atomic_fetch_sub(&Running, 1, __ATOMIC_RELAXED);
 }
 
 namespace {

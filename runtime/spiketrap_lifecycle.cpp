@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_arch.h"
 #include "spiketrap_background.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_patch.h"
@@ -19,7 +20,10 @@
 #include "spiketrap_watcher.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
+#include <sched.h>
+#include <sys/syscall.h>
 #include <pthread.h>
 
 namespace __spiketrap {
@@ -74,6 +78,34 @@ int findObject(struct dl_phdr_info *Info, size_t, void *Data) {
 } // namespace __spiketrap
 
 using namespace __spiketrap;
+
+// unshare(CLONE_NEWUSER) and setns() into a user or mount namespace need a
+// single-threaded process: the watcher thread (sampling, on by default) ends
+// for the call and starts again after it. The system calls themselves, as
+// the C library makes them.
+SPIKETRAP_INTERPOSE int unshare(int Flags) {
+  bool Paused = (Flags & CLONE_NEWUSER) && watcherPause();
+  long R = arch::rawSyscall(SYS_unshare, Flags, 0, 0, 0, 0, 0);
+  if (Paused)
+    watcherResume();
+  if (R < 0) {
+    errno = int(-R);
+    return -1;
+  }
+  return 0;
+}
+
+SPIKETRAP_INTERPOSE int setns(int Fd, int NsType) {
+  bool Paused = watcherPause();
+  long R = arch::rawSyscall(SYS_setns, Fd, NsType, 0, 0, 0, 0);
+  if (Paused)
+    watcherResume();
+  if (R < 0) {
+    errno = int(-R);
+    return -1;
+  }
+  return 0;
+}
 
 // Interposes dlclose for the program: spike records that point into the
 // object get their own copies of its descriptors first. (If the object stays

@@ -23,8 +23,11 @@
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
 
+#include <linux/futex.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 namespace __spiketrap {
@@ -32,6 +35,8 @@ namespace __spiketrap {
 namespace {
 
 bool Started, Sampling, Hangs;
+pthread_t Thread;
+int Stop; // the thread is asked to end (a futex word: it sleeps on it)
 constexpr uint64_t kTickNs = 1000000, kIdleTicks = 4;
 // The earliest wake-up after a tick: a deadline closer than this waits for it.
 constexpr uint64_t kMinSleepNs = 20000;
@@ -49,10 +54,12 @@ void look(ThreadState &T, void *P) {
     L.Next = Next;
 }
 
+// Sleeps until WakeTicks or until asked to stop (a futex wait on Stop).
 void sleepUntil(uint64_t NowTicks, uint64_t WakeTicks) {
   uint64_t Ns = ticksToNs(WakeTicks - NowTicks);
   timespec T{time_t(Ns / 1000000000), long(Ns % 1000000000)};
-  nanosleep(&T, nullptr);
+  arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAIT_PRIVATE, 0, long(&T), 0,
+                   0);
 }
 
 void loop(void *) {
@@ -60,7 +67,7 @@ void loop(void *) {
   // (50 us) would blur them.
   prctl(PR_SET_TIMERSLACK, 10000);
   uint64_t NextCount = 0;
-  for (;;) {
+  while (!__atomic_load_n(&Stop, __ATOMIC_ACQUIRE)) {
     uint64_t Now = now();
     // A program whose last thread ended with pthread_exit ends, as it would
     // without us (the C library's exit(0)), a tenth of a second later.
@@ -92,11 +99,16 @@ void loop(void *) {
 }
 
 void startThread() {
-  bool Ok = startBackgroundThread(loop, nullptr);
+  __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
+  bool Ok = startBackgroundThread(loop, nullptr, &Thread);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
-  if (!Ok)
+  if (!Ok) {
     logLine("cannot start the watcher thread; calls are not sampled{}",
             Hangs ? " and hangs not reported" : "");
+    // The JSON report's options say what was in effect.
+    flags.sample = false;
+    flags.hang_after = 0;
+  }
 }
 
 } // namespace
@@ -112,6 +124,19 @@ void watcherStart() {
   MinSleepTicks = nsToTicks(kMinSleepNs);
   startThread();
 }
+
+bool watcherPause() {
+  if (!__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
+    return false;
+  __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
+  arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+  pthread_join(Thread, nullptr);
+  backgroundThreadJoined();
+  __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
+  return true;
+}
+
+void watcherResume() { startThread(); }
 
 void watcherAfterForkChild() {
   watchdogAfterForkChild();

@@ -9,6 +9,12 @@ void watcherStart();
 // In a forked child: a new watcher thread, if the parent had one.
 void watcherAfterForkChild();
 
+// Around a call that needs a single-threaded process (unshare and setns
+// into a user or mount namespace): the watcher thread ends and is joined,
+// then starts again. watcherPause says whether it was running.
+bool watcherPause();
+void watcherResume();
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_WATCHER_H
