@@ -64,6 +64,7 @@ constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
 constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
 uint64_t PeriodTicks;
 uint32_t Epoch; // samplerForgetSamples calls
+uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
 
 // Marks a frame whose entry hook has not finished (spiketrap_hooks.cpp).
 constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
@@ -237,6 +238,7 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   std::atomic_signal_fence(std::memory_order_seq_cst);
   ++B.Taken;
   ++B.Session;
+  __atomic_fetch_add(&SamplesTaken, 1, __ATOMIC_RELAXED);
   B.CostTicks = nsToTicks(kSampleBaseNs + kSampleFrameNs * W.N);
   return ticksToNs(Period);
 }
@@ -468,6 +470,8 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
   if (__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST) ||
       sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info)) != 0)
     __atomic_store_n(&B->Kicks, B->Kicks - 1, __ATOMIC_RELAXED);
+  else
+    ++KicksSent;
   return Next;
 }
 
@@ -521,6 +525,11 @@ void samplerAfterForkChild() {
     B->MaskTid = 0;
   }
   FreeLock.reset();
+}
+
+SamplerStats samplerStats() {
+  return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent,
+          __atomic_load_n(&Allocated, __ATOMIC_RELAXED)};
 }
 
 void samplerForgetSamples() {

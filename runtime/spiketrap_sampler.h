@@ -111,6 +111,12 @@ bool samplerHandlerIs(sighandler_t H);
 // another signal first (or stops), so the program's action is its own.
 void samplerSignalTaken(int Sig);
 
+// verbosity=1: what sampling did, for the watcher's line at exit.
+struct SamplerStats {
+  uint64_t Samples, Kicks, Buffers;
+};
+SamplerStats samplerStats();
+
 // For recordSpike, on T's own thread: the frames the samples of level
 // Level (open since its start, ending at End) agree on, into Out
 // (kMaxSampled); their number. Stats: how many samples, how many agree.

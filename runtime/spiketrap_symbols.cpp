@@ -210,7 +210,7 @@ namespace {
 // ones too) when the file has one, else .dynsym.
 template <typename Object> void mapObject(Object &O) {
   O.Tried = true;
-  if (O.Path[0] != '/')
+  if (!strchr(O.Path, '/'))
     return; // the vdso: dladdr has its symbols
   int Fd = open(O.Path, O_RDONLY | O_CLOEXEC);
   if (Fd < 0)

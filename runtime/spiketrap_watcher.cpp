@@ -35,6 +35,7 @@ namespace __spiketrap {
 namespace {
 
 bool Started, Sampling, Hangs;
+uint64_t Looks; // verbosity=1's count
 pthread_t Thread;
 int Stop; // the thread is asked to end (a futex word: it sleeps on it)
 constexpr uint64_t kTickNs = 1000000, kIdleTicks = 4;
@@ -69,6 +70,7 @@ void loop(void *) {
   uint64_t NextCount = 0;
   while (!__atomic_load_n(&Stop, __ATOMIC_ACQUIRE)) {
     uint64_t Now = now();
+    ++Looks;
     // A program whose last thread ended with pthread_exit ends, as it would
     // without us (the C library's exit(0)), a tenth of a second later.
     if (Now >= NextCount) {
@@ -98,6 +100,20 @@ void loop(void *) {
   }
 }
 
+// verbosity=1: what the watcher cost (its thread's CPU time) and did.
+void printStats() {
+  timespec Cpu = {};
+  clockid_t Clock;
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE) &&
+      pthread_getcpuclockid(Thread, &Clock) == 0)
+    clock_gettime(Clock, &Cpu);
+  SamplerStats S = samplerStats();
+  logLine("watcher: {} looks, {} us of CPU; {} samples after {} signals to "
+          "start sampling, {} sample buffers",
+          Looks, uint64_t(Cpu.tv_sec) * 1000000 + uint64_t(Cpu.tv_nsec) / 1000,
+          S.Samples, S.Kicks, S.Buffers);
+}
+
 void startThread() {
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
   bool Ok = startBackgroundThread(loop, nullptr, &Thread);
@@ -122,6 +138,8 @@ void watcherStart() {
     return;
   TickTicks = nsToTicks(kTickNs);
   MinSleepTicks = nsToTicks(kMinSleepNs);
+  if (flags.verbosity >= 1)
+    atexit(printStats);
   startThread();
 }
 
