@@ -8,7 +8,7 @@ given): its stack below main, frames sampling found marked "~" (not with
 code that was not instrumented in brackets, N frames of one function in a
 row as "NAME xN"; then "| culprit NAME: ok" when
 the sample counts and the culprit's estimated time are consistent (at least
-two samples, most of them agree, seen <= estimated <= the spike), or what
+three samples, most of them agree, seen <= estimated <= the spike), or what
 is not; "| no culprit" when the samples agree on nothing below the spike.
 """
 import json
@@ -56,7 +56,7 @@ for s in r["spikes"]:
         print(line + " | no culprit")
         continue
     bad = []
-    if not 2 <= sm["agree"] <= sm["samples"] or 2 * sm["agree"] <= sm["samples"]:
+    if not 3 <= sm["agree"] <= sm["samples"] or 2 * sm["agree"] <= sm["samples"]:
         bad.append("agree %d of %d" % (sm["agree"], sm["samples"]))
     if not sm["seen_ns"] <= sm["estimated_ns"] <= s["duration_ns"]:
         bad.append("seen %d, estimated %d, spike %d" %
