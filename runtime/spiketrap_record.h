@@ -76,10 +76,12 @@ enum SampledFlags : uint32_t {
   SampledTimedPath = 8,
 };
 struct SampledStats {
-  uint32_t Samples; // taken during the spiking call
-  uint32_t Agree;   // of them, in the culprit's one activation
-  uint64_t First, Last;   // ticks: the first and last of those
-  uint64_t Before, After; // the samples around them; Before 0: none
+  uint32_t Samples;     // taken during the spiking call, in its own time
+                        // (not in a timed call inside it)
+  uint32_t Agree;       // of them, in the culprit's one activation
+  uint64_t First, Last; // ticks: the first and last of those
+  uint64_t From;        // ticks: when the culprit's samples begin to stand
+  uint64_t Ran;         // ticks the culprit's samples stand for
 };
 
 constexpr uint32_t kMaxCandidates = 4;

@@ -107,6 +107,7 @@ bool threadReady(ThreadState &T) {
   if (ExitKeyReady)
     pthread_setspecific(ExitKey, &T);
   T.Status = StatusActive;
+  samplerThreadRuns(); // a watcher dozing while all others wait
   return true;
 }
 

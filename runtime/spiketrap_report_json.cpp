@@ -201,8 +201,10 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format(",\"sampled\":{{\"samples\":{},\"culprit\":",
              R.Sampled.Samples);
     if (const spiketrap_desc *C = M.culprit(I))
-      B.format("{},\"agree\":{},\"estimated_ns\":{},\"seen_ns\":{}",
-               M.functionId(C), R.Sampled.Agree, sampledEstimateNs(R),
+      B.format("{},\"agree\":{},\"start_ns\":{},\"estimated_ns\":{},"
+               "\"seen_ns\":{}",
+               M.functionId(C), R.Sampled.Agree, sinceStartNs(R.Sampled.From),
+               sampledEstimateNs(R),
                ticksToNs(R.Sampled.Last - R.Sampled.First));
     else
       B.format("null");

@@ -20,16 +20,7 @@ uint64_t sinceStartNs(uint64_t Ticks) {
 }
 
 uint64_t sampledEstimateNs(const SpikeRecord &R) {
-  const SampledStats &S = R.Sampled;
-  if (!S.Agree)
-    return 0;
-  // Halfway between the samples that tell; with no sample before (after)
-  // it, from the spiking call's start (to its end): sampling begins halfway
-  // through the call, and a culprit is most of it.
-  uint64_t From = S.Before ? S.Before + (S.First - S.Before) / 2
-                           : R.Level[R.Levels - 1].Start;
-  uint64_t To = S.After < R.End ? S.Last + (S.After - S.Last) / 2 : R.End;
-  return To > From ? ticksToNs(To - From) : 0;
+  return R.Sampled.Agree ? ticksToNs(R.Sampled.Ran) : 0;
 }
 
 bool ReportModel::build() {

@@ -160,8 +160,8 @@ template <typename Fn> void forEachCandidate(const SpikeRecord &R, Fn F) {
     F(R.Candidates[I]);
 }
 
-// How long the sampled culprit of R ran, estimated from the samples around
-// its first and last (each boundary halfway between the samples that tell).
+// How long the sampled culprit of R ran, estimated from its samples (each
+// stands for the time halfway to its neighbours: spiketrap_sampler.cpp).
 uint64_t sampledEstimateNs(const SpikeRecord &R);
 
 // Threshold ticks as nanoseconds; kNever (an ignored frame) stays kNever.

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_sampler.h"
+#include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
@@ -29,13 +30,17 @@
 #include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <link.h>
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <setjmp.h>
+#include <ucontext.h>
 #include <unistd.h>
+#include <time.h>
 #include <unwind.h>
 
 extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
@@ -55,6 +60,15 @@ uint32_t Pid;
 // take tens of nanoseconds each.
 uintptr_t VdsoLo, VdsoHi;
 
+// Functions whose frames are not what their unwind tables say while they
+// run (the unwinder installing a landing pad rewrites its own frame's saved
+// registers; longjmp and context switches move the stack pointer): a walk
+// that meets one stops there (it would follow a wrong frame to a wrong
+// return address, and read code at it). Their starts, as the unwind tables
+// give them.
+uintptr_t Unsafe[10];
+uint32_t NumUnsafe;
+
 constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 // What a sample costs the thread (measured on our VM: the signal's round
 // trip ~4 us, ~0.4 us a frame unwound), and at most 1/20 of its time goes
@@ -63,6 +77,11 @@ constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
 constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
 uint64_t PeriodTicks;
+// How late the first sample of a call may come (after half its threshold)
+// and still stand for the call's start: the watcher's tick, and a loaded
+// machine's delay in waking it.
+constexpr uint64_t kLateNs = 5000000;
+uint64_t LateTicks;
 uint32_t Epoch; // samplerForgetSamples calls
 uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
 
@@ -123,6 +142,8 @@ struct Walk {
   uintptr_t Pc;    // where the signal interrupted the thread
   bool Found;      // the interrupted frame was reached (the handler's are
                    // before it)
+  bool Broken;     // given up: an unsafe place, or frames that make no sense
+  uintptr_t Cfa;   // the last frame's
   uint32_t Before; // frames before it
   int32_t J, Floor; // the next timed level to meet, innermost first
   uint32_t N;       // frames written (may pass kSampleFrames)
@@ -141,7 +162,16 @@ bool flush(Walk &W, uintptr_t Cfa) {
   bool Activation = false;
   while (W.J >= W.Floor && Cfa > uintptr_t(W.T->Frames[W.J].Addr)) {
     const Frame &F = W.T->Frames[W.J];
-    put(W, W.Fn, F.Desc, F.Start);
+    // A patched site's trampoline calls the function's own code: two
+    // frames, one activation. Kept as one (the function's, with the
+    // activation), or a timed recursion would fill the sample twice as fast.
+    uintptr_t Entry = uintptr_t(__spiketrap_desc_entry(F.Desc));
+    SampleFrame *Inner = W.N ? &W.S->F[(W.N - 1) % kSampleFrames] : nullptr;
+    if (!Activation && Entry && W.Fn != Entry && Inner && !Inner->Desc &&
+        Inner->Fn == Entry)
+      *Inner = {Entry, F.Desc, F.Start};
+    else
+      put(W, W.Fn, F.Desc, F.Start);
     Activation = true;
     --W.J;
   }
@@ -155,27 +185,44 @@ _Unwind_Reason_Code step(_Unwind_Context *C, void *P) {
   Walk &W = *static_cast<Walk *>(P);
   int Signal = 0;
   uintptr_t Ip = _Unwind_GetIPInfo(C, &Signal);
+  uintptr_t Start = _Unwind_GetRegionStart(C);
+  if (!W.Found && Ip != W.Pc)
+    return ++W.Before > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
+  // Its frame, or one it called (the unwinder's install of a landing pad
+  // rewrites its caller's saved registers), is not to be stepped out of.
+  for (uint32_t I = 0; I < NumUnsafe; ++I)
+    if (Start && Start == Unsafe[I]) {
+      W.Broken = true;
+      return _URC_END_OF_STACK;
+    }
   if (!W.Found) {
-    if (Ip != W.Pc)
-      return ++W.Before > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
     W.Found = true;
-  } else if (flush(W, _Unwind_GetCFA(C))) {
-    W.Fn = 0;
-    return _URC_END_OF_STACK;
+  } else {
+    // Each frame is further out than the last.
+    uintptr_t Cfa = _Unwind_GetCFA(C);
+    if (Cfa <= W.Cfa) {
+      W.Broken = true;
+      return _URC_END_OF_STACK;
+    }
+    W.Cfa = Cfa;
+    if (flush(W, Cfa)) {
+      W.Fn = 0;
+      return _URC_END_OF_STACK;
+    }
   }
-  W.Fn = _Unwind_GetRegionStart(C);
+  W.Fn = Start;
   if (!W.Fn) // no unwind entry: the PC names it (the walk ends there)
     W.Fn = Ip;
   return _URC_NO_REASON;
 }
 
-// The latest-started open call of T past half its threshold at Now: how
-// long it has been open (0: none). The innermost sets the pace: a call that
-// runs for the whole program (a main loop) would be sampled ever more
-// slowly, and a spike inside it with it. Levels below Floor are the
-// interrupted code's, when a handler runs.
-uint64_t hotAge(const ThreadState &T, uint32_t Floor, uint32_t Depth,
-                uint64_t Now) {
+// The latest-started open call of T past half its threshold at Now (null:
+// none). The innermost sets the pace: a call that runs for the whole
+// program (a main loop) would be sampled ever more slowly, and a spike
+// inside it with it. Levels below Floor are the interrupted code's, when a
+// handler runs.
+const Frame *hotFrame(const ThreadState &T, uint32_t Floor, uint32_t Depth,
+                      uint64_t Now) {
   for (uint32_t J = Depth; J-- > Floor;) {
     const Frame &F = T.Frames[J];
     uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
@@ -183,9 +230,9 @@ uint64_t hotAge(const ThreadState &T, uint32_t Floor, uint32_t Depth,
         Now < F.Start)
       continue;
     if ((Now - F.Start) * 2 >= Thr)
-      return Now - F.Start ? Now - F.Start : 1;
+      return &F;
   }
-  return 0;
+  return nullptr;
 }
 
 // Takes a sample of the code the signal interrupted (on this thread) and
@@ -198,10 +245,11 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   uint32_t Floor = sampleFloor(T);
   if (Floor >= Depth)
     return 0;
-  uint64_t Age = hotAge(T, Floor, Depth, T0);
-  if (!Age)
+  const Frame *Hot = hotFrame(T, Floor, Depth, T0);
+  if (!Hot)
     return 0;
-  uint64_t Period = PeriodTicks;
+  __atomic_store_n(&B.HotStart, Hot->Start, __ATOMIC_RELAXED);
+  uint64_t Age = T0 - Hot->Start, Period = PeriodTicks;
   if (Age / kAgeShare > Period)
     Period = Age / kAgeShare;
   // The last sample's depth tells what the next will cost.
@@ -216,12 +264,13 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   Sample &S = B.Slots[B.Session < kSampleHead
                           ? B.Session
                           : kSampleHead + (B.Session - kSampleHead) % kTail];
-  Walk W = {&T, &S, arch::contextPc(Uctx), false, 0,
+  Walk W = {&T, &S, arch::contextPc(Uctx), false, false, 0, 0,
             int32_t(Depth - 1), int32_t(Floor), 0, 0};
   _Unwind_Backtrace(step, &W);
   if (W.Fn) // the walk ended where the unwind tables did: its CFA is unknown
     put(W, W.Fn, nullptr, 0);
-  if (!W.Found || !W.N) {
+  if (!W.Found || !W.N || W.Broken) {
+    S.Frames = 0;
     ++B.Dropped;
     return ticksToNs(Period);
   }
@@ -234,6 +283,8 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   S.Frames = Kept;
   S.Cut = W.N - Kept;
   S.Epoch = __atomic_load_n(&Epoch, __ATOMIC_RELAXED);
+  S.Run = B.Run;
+  S.PeriodUs = uint32_t(ticksToNs(Period) / 1000);
   S.Time = T0;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   ++B.Taken;
@@ -251,9 +302,14 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
   if (!B)
     return;
   int Saved = errno;
-  if (Info->si_code == SI_QUEUE) { // the watcher's: sampling starts over
+  if (Info->si_code == SI_QUEUE) { // the watcher's
     __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
-    B->Session = 0;
+    // Sampling starts anew, unless it runs already (a call got hot inside
+    // the one it ran for): then the outer call's first samples stay.
+    if (!__atomic_load_n(&B->Armed, __ATOMIC_RELAXED)) {
+      ++B->Run;
+      B->Session = 0;
+    }
   }
   // Against samplerSignalTaken: it clears SampleSig, then waits for
   // InHandler; we set InHandler, then read SampleSig. Once the signal is
@@ -366,6 +422,7 @@ bool samplerInit() {
   }
   Pid = uint32_t(getpid());
   PeriodTicks = nsToTicks(kPeriodNs);
+  LateTicks = nsToTicks(kLateNs);
   if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
           getauxval(AT_SYSINFO_EHDR))) {
     auto *Ph = reinterpret_cast<const ElfW(Phdr) *>(
@@ -380,6 +437,24 @@ bool samplerInit() {
   // handler.
   int Frames = 0;
   _Unwind_Backtrace(countFrames, &Frames);
+  const void *const Risky[] = {
+      reinterpret_cast<const void *>(&_Unwind_RaiseException),
+      reinterpret_cast<const void *>(&_Unwind_Resume),
+      reinterpret_cast<const void *>(&_Unwind_Resume_or_Rethrow),
+      reinterpret_cast<const void *>(&_Unwind_ForcedUnwind),
+      reinterpret_cast<const void *>(&longjmp),
+      reinterpret_cast<const void *>(&_longjmp),
+      reinterpret_cast<const void *>(&siglongjmp),
+      reinterpret_cast<const void *>(&setcontext),
+      reinterpret_cast<const void *>(&swapcontext)};
+  static_assert(sizeof(Risky) / sizeof(Risky[0]) <= sizeof(Unsafe) /
+                                                        sizeof(Unsafe[0]));
+  for (const void *F : Risky)
+    // Where the unwind tables start it (a PLT entry's: the PLT's). The
+    // lookup is for a return address: one byte in.
+    if (void *S = _Unwind_FindEnclosingFunction(
+            const_cast<char *>(static_cast<const char *>(F)) + 1))
+      Unsafe[NumUnsafe++] = uintptr_t(S);
   // A real-time signal the program leaves alone, from the last down (
   // programs hand them out from SIGRTMIN up).
   struct sigaction Ours = {};
@@ -401,15 +476,18 @@ bool samplerInit() {
 }
 
 SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
-                                            bool &Busy) {
+                                            bool &Running,
+                                            RearmRequest &Rearm) {
+  bool Waiting = __atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST);
+  Running = Running || !Waiting;
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
   if (!Sig || SPIKETRAP_RACY(T.Status) != StatusActive)
     return UINT64_MAX;
   uint32_t Depth = SPIKETRAP_RACY(T.Depth);
   if (!Depth || Depth > kMaxDepth)
     return UINT64_MAX;
-  bool Hot = false, Open = false;
-  uint64_t Next = UINT64_MAX;
+  bool Hot = false;
+  uint64_t Next = UINT64_MAX, HotStart = 0;
   for (uint32_t J = 0; J < Depth; ++J) {
     const Frame &F = T.Frames[J];
     uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
@@ -417,17 +495,16 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
     if (uintptr_t(SPIKETRAP_RACY(F.Addr)) == kUnderConstruction ||
         Thr == kNever)
       continue;
-    Open = true;
     uint64_t Start = SPIKETRAP_RACY(F.Start), Half = Start + Thr / 2;
-    if (Now >= Half)
+    if (Now >= Half) {
       Hot = true;
+      HotStart = Start;
+    }
     // A deadline only for a call open a quarter of it already: a loop of
     // short calls would have the watcher chase each one.
     else if (Half < Next && (Now - Start) * 4 >= Thr / 2)
       Next = Half;
   }
-  bool Waiting = SPIKETRAP_RACY(T.InWait);
-  Busy = Busy || (Open && !Waiting);
   if (!Hot || Waiting || SPIKETRAP_RACY(T.WaitsForSignals))
     return Next;
   SampleBuffer *B = T.Samples;
@@ -440,9 +517,25 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
       return Next;
     }
   }
-  // Sampling itself already, or our last signal not seen yet (the thread
-  // blocks it now, or has not run since).
-  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) ||
+  // The innermost call, past its threshold in its own time (or in code it
+  // calls untimed): its switched-off callees may hold that time.
+  const Frame &In = T.Frames[Depth - 1];
+  uint64_t InThr = SPIKETRAP_RACY(In.Threshold);
+  InThr = InThr ? InThr : globalThresholdTicks;
+  uint64_t InStart = SPIKETRAP_RACY(In.Start);
+  const spiketrap_desc *InDesc = SPIKETRAP_RACY(In.Desc);
+  if (InStart == HotStart && InThr != kNever && Now - InStart >= InThr &&
+      (Now - InStart - SPIKETRAP_RACY(In.ChildTicks)) * 2 >= InThr &&
+      InDesc && InDesc->num_callees &&
+      (__atomic_load_n(&B->RearmStart, __ATOMIC_ACQUIRE) != InStart ||
+       B->RearmDesc != InDesc))
+    Rearm = {B, InDesc, InStart};
+  // Sampling itself already at the pace of its innermost hot call, or our
+  // last signal not seen yet (the thread blocks it now, or has not run
+  // since). A call that got hot inside the one it samples for (a spike in
+  // a frame of a main loop) sets a faster pace: a signal now.
+  if ((__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) &&
+       __atomic_load_n(&B->HotStart, __ATOMIC_RELAXED) >= HotStart) ||
       __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks)
     return Next;
   // Its signal mask, read once a second at most (a few tens of us, here
@@ -527,6 +620,35 @@ void samplerAfterForkChild() {
   FreeLock.reset();
 }
 
+void samplerRearm(const RearmRequest &R, uint64_t Now) {
+  SampleBuffer &B = *R.B;
+  auto *D = const_cast<spiketrap_desc *>(R.Desc);
+  __atomic_store_n(&B.RearmStart, 0, __ATOMIC_RELAXED);
+  uint32_t N = 0;
+  for (uint32_t I = 0; I < D->num_callees && N < kMaxCandidates; ++I)
+    if (const spiketrap_desc *C = calleeAt(D, I);
+        __atomic_load_n(&C->off, __ATOMIC_RELAXED))
+      B.Rearmed[N++] = C;
+  B.NumRearmed = N;
+  B.RearmDesc = D;
+  __atomic_store_n(&B.RearmStart, R.Start, __ATOMIC_RELEASE);
+  if (N)
+    adaptRearmCallees(D, Now);
+}
+
+uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
+                        const spiketrap_desc **Out) {
+  const SampleBuffer *B = T.Samples;
+  const Frame &F = T.Frames[Level];
+  if (!B || __atomic_load_n(&B->RearmStart, __ATOMIC_ACQUIRE) != F.Start ||
+      B->RearmDesc != F.Desc)
+    return 0;
+  uint32_t N = B->NumRearmed < kMaxCandidates ? B->NumRearmed : 0;
+  for (uint32_t I = 0; I < N; ++I)
+    Out[I] = B->Rearmed[I];
+  return N;
+}
+
 SamplerStats samplerStats() {
   return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent,
           __atomic_load_n(&Allocated, __ATOMIC_RELAXED)};
@@ -553,6 +675,44 @@ bool samplerPauseForWait(ThreadState &T) {
   sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), long(&Old), sizeof(Set));
   B->HeldSig = Old & Set ? 0 : Sig; // blocked by the program already: as is
   return true;
+}
+
+uint32_t WatcherDozing;
+namespace {
+constexpr uint32_t kDozeStopped = 2; // watcherPause: no dozing
+}
+
+void samplerWakeWatcher() {
+  uint32_t Dozing = 1;
+  if (__atomic_compare_exchange_n(&WatcherDozing, &Dozing, 0, false,
+                                  __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    sys(SYS_futex, long(&WatcherDozing), FUTEX_WAKE_PRIVATE, 1);
+}
+
+void samplerDoze(uint64_t Ns, bool (*Running)(void *), void *Arg) {
+  uint32_t Awake = 0;
+  // Announced, then every thread looked at again (against waitEnd: it
+  // counts InWait down, then reads WatcherDozing): a thread that stopped
+  // waiting meanwhile is seen, or sees the watcher doze and wakes it.
+  if (!__atomic_compare_exchange_n(&WatcherDozing, &Awake, 1, false,
+                                   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    return; // stopped
+  if (!Running(Arg)) {
+    timespec T{time_t(Ns / 1000000000), long(Ns % 1000000000)};
+    sys(SYS_futex, long(&WatcherDozing), FUTEX_WAIT_PRIVATE, 1, long(&T));
+  }
+  uint32_t Dozing = 1;
+  __atomic_compare_exchange_n(&WatcherDozing, &Dozing, 0, false,
+                              __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+void samplerDozeStop() {
+  __atomic_store_n(&WatcherDozing, kDozeStopped, __ATOMIC_SEQ_CST);
+  sys(SYS_futex, long(&WatcherDozing), FUTEX_WAKE_PRIVATE, 1);
+}
+
+void samplerDozeReset() {
+  __atomic_store_n(&WatcherDozing, 0, __ATOMIC_SEQ_CST);
 }
 
 void samplerResumeAfterWait() {
@@ -613,6 +773,7 @@ bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
 // call a preemption stretched (the samples after it resumes land wherever
 // its last microseconds run).
 constexpr uint32_t kMinAgree = 3;
+inline uint64_t min(uint64_t A, uint64_t B) { return A < B ? A : B; }
 
 // Whether two frames are the same activation as far as samples tell: a
 // timed one by its start, another by its function (the same function at the
@@ -656,6 +817,32 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
     __atomic_store_n(&B->Reading, 0, __ATOMIC_RELAXED);
     return 0;
   }
+  // The time each sample stands for, [From, To): halfway to its neighbours
+  // in its run (the thread ran, sampled every period, in between); a period
+  // at most across runs (it waited, or was not sampled, in between). The
+  // call's first sample stands for its start when it came in time (the
+  // time before half its threshold is not sampled); the last for its end
+  // when the call ended before the next.
+  uint64_t From[kSampleSlots], To[kSampleSlots];
+  uint64_t Thr = K.Threshold ? K.Threshold : globalThresholdTicks;
+  for (uint32_t I = 0; I < N; ++I) {
+    const Sample &S = *W[I];
+    uint64_t P = nsToTicks(uint64_t(S.PeriodUs) * 1000);
+    if (I && W[I - 1]->Run == S.Run)
+      From[I] = S.Time - (S.Time - W[I - 1]->Time) / 2;
+    else if (I)
+      From[I] = S.Time - min(P, (S.Time - W[I - 1]->Time) / 2);
+    else if (S.Time - K.Start <= Thr / 2 + LateTicks)
+      From[I] = K.Start;
+    else
+      From[I] = S.Time - min(P, S.Time - K.Start);
+    if (I + 1 < N && W[I + 1]->Run == S.Run)
+      To[I] = S.Time + (W[I + 1]->Time - S.Time) / 2;
+    else if (I + 1 < N)
+      To[I] = S.Time + min(P, (W[I + 1]->Time - S.Time) / 2);
+    else
+      To[I] = End - S.Time <= 2 * P ? End : S.Time + P;
+  }
   // Above the call: the frames between the thread's timed levels, the same
   // in every sample while the call is open (the latest has them).
   uint32_t Count = 0, At = 0;
@@ -671,36 +858,57 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
     Out[Count++] = {F.Fn, F.Desc, At,
                     F.Desc ? uint32_t(SampledActivation | SampledTimed) : 0};
   }
-  // Below it: as deep as one activation holds most of the samples. The
-  // samples that agree so far are W[Lo, Hi), each Depth frames below the
-  // call's activation.
-  uint32_t Lo = 0, Hi = N, Depth = 1;
+  // Below it: the samples of its own time (none in a timed call inside it:
+  // that call's time is its own, and its spike names it), as deep as one
+  // activation holds most of them. Those that agree so far are X[Lo, Hi)
+  // (indices into W), each Depth frames below the call's activation.
+  uint32_t X[kSampleSlots], NX = 0;
+  for (uint32_t I = 0; I < N; ++I) {
+    bool Own = true;
+    for (uint32_t P = Pos[I] + 1; P < W[I]->Frames && Own; ++P)
+      Own = !W[I]->F[P].Desc;
+    if (Own)
+      X[NX++] = I;
+  }
+  Stats.Samples = NX;
+  // Its own time, which most must stand for: samples that all came late in
+  // a long call (it waited between them) say little about it.
+  uint64_t Own = End - K.Start;
+  Own = K.ChildTicks < Own ? Own - K.ChildTicks : 0;
+  auto frameAt = [&](uint32_t I, uint32_t Depth) -> const SampleFrame * {
+    uint32_t P = Pos[X[I]] + Depth;
+    return P < W[X[I]]->Frames ? &W[X[I]]->F[P] : nullptr;
+  };
+  uint32_t Lo = 0, Hi = NX, Depth = 1;
   while (Count < kMaxSampled) {
     uint32_t BestLo = 0, BestLen = 0;
     for (uint32_t I = Lo; I < Hi;) {
-      uint32_t P = Pos[I] + Depth;
-      if (P >= W[I]->Frames) {
+      const SampleFrame *F = frameAt(I, Depth);
+      if (!F) {
         ++I;
         continue;
       }
       uint32_t E = I + 1;
-      while (E < Hi && Pos[E] + Depth < W[E]->Frames &&
-             sameFrame(W[I]->F[P], W[E]->F[Pos[E] + Depth]))
+      for (const SampleFrame *G; E < Hi && (G = frameAt(E, Depth)) &&
+                                 sameFrame(*F, *G);)
         ++E;
       if (E - I > BestLen)
         BestLo = I, BestLen = E - I;
       I = E;
     }
-    if (BestLen < kMinAgree || BestLen * 2 <= N)
+    uint64_t Ran = 0;
+    for (uint32_t I = BestLo; I < BestLo + BestLen; ++I)
+      Ran += To[X[I]] - From[X[I]];
+    if (BestLen < kMinAgree || BestLen * 2 <= NX || Ran * 2 <= Own)
       break;
-    const SampleFrame &F = W[BestLo]->F[Pos[BestLo] + Depth];
+    const SampleFrame &F = *frameAt(BestLo, Depth);
     // A loop reading the clock is no one long call of clock_gettime: each
     // takes tens of nanoseconds (the vDSO), however many samples land in one.
     // Stop above the vDSO and above a function that is mostly a call into it.
     uint32_t InVdso = 0;
     for (uint32_t I = BestLo; I < BestLo + BestLen; ++I) {
-      uint32_t P = Pos[I] + Depth + 1;
-      InVdso += P < W[I]->Frames && inVdso(W[I]->F[P].Fn);
+      const SampleFrame *G = frameAt(I, Depth + 1);
+      InVdso += G && inVdso(G->Fn);
     }
     if (!F.Desc && (inVdso(F.Fn) || InVdso * 2 > BestLen))
       break;
@@ -710,10 +918,10 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
     Hi = BestLo + BestLen;
     ++Depth;
     Stats.Agree = BestLen;
-    Stats.First = W[Lo]->Time;
-    Stats.Last = W[Hi - 1]->Time;
-    Stats.Before = Lo ? W[Lo - 1]->Time : 0;
-    Stats.After = Hi < N ? W[Hi]->Time : End;
+    Stats.First = W[X[Lo]]->Time;
+    Stats.Last = W[X[Hi - 1]]->Time;
+    Stats.From = From[X[Lo]];
+    Stats.Ran = Ran;
   }
   __atomic_store_n(&B->Reading, 0, __ATOMIC_RELAXED);
   return Count;

@@ -222,6 +222,8 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End, bool Unwound) {
         Candidates[NumCandidates++] = C;
     if (NumCandidates)
       adaptRearmCallees(D, End);
+    else // timed again while it ran (sample=1: the watcher saw it past T)
+      NumCandidates = samplerRearmed(T, Depth - 1, Candidates);
   }
   // A function that spiked is what we are looking for: keep timing it.
   adaptKeep(D, End);

@@ -101,8 +101,9 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   W.Real = realFn(Call);
   // The sampler (spiketrap_sampler.h) never signals a thread in a wait (an
   // interrupted sleep or poll would return EINTR), nor one that takes
-  // signals synchronously (sigwait & co. would hand it ours).
-  W.Marked = T.Status == StatusActive && T.Depth;
+  // signals synchronously (sigwait & co. would hand it ours); the watcher
+  // dozes while every thread waits.
+  W.Marked = T.Status == StatusActive;
   W.Paused = false;
   if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
     T.WaitsForSignals = 1;
@@ -124,8 +125,9 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   if (W.Marked) {
     if (W.Paused)
       samplerResumeAfterWait();
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    --threadState.InWait;
+    // Against the watcher's doze: counted down, then its flag read.
+    __atomic_fetch_sub(&threadState.InWait, 1, __ATOMIC_SEQ_CST);
+    samplerThreadRuns();
   }
   if (!W.Desc)
     return;

@@ -1,9 +1,10 @@
 //===- spiketrap_watcher.cpp - The runtime's watcher thread ---------------===//
 //
 // One background thread that looks at every thread's open calls without
-// touching the hooks. It wakes every millisecond (every 4 while no thread
-// runs a call that may be reported), or sooner when a call open for a while
-// will pass half its threshold before that, and each time:
+// touching the hooks. It wakes every millisecond, or sooner when a call open
+// for a while will pass half its threshold before that; while every thread
+// waits in an interposed call it dozes until one stops waiting (or starts,
+// or a hang deadline comes). Each time:
 //   1. applies the patched sites' pending flips (applyPendingPatches);
 //   2. with sample=1, starts sampling a thread with a call open past half
 //      its threshold (spiketrap_sampler.cpp: the thread then samples itself
@@ -38,21 +39,42 @@ bool Started, Sampling, Hangs;
 uint64_t Looks; // verbosity=1's count
 pthread_t Thread;
 int Stop; // the thread is asked to end (a futex word: it sleeps on it)
-constexpr uint64_t kTickNs = 1000000, kIdleTicks = 4;
+constexpr uint64_t kTickNs = 1000000;
+// A doze ends after this many ticks at most: a program whose threads all
+// ended with pthread_exit is noticed (programThreadsGone).
+constexpr uint64_t kCountTicks = 100;
 // The earliest wake-up after a tick: a deadline closer than this waits for it.
 constexpr uint64_t kMinSleepNs = 20000;
 uint64_t TickTicks, MinSleepTicks;
 
+constexpr uint32_t kMaxRearms = 8; // per look; the others at the next
+
 struct Look {
   uint64_t Now, Next;
-  bool Busy; // a thread runs a call that may be reported
+  bool Running; // a thread is not waiting in an interposed call
+  uint32_t NumRearms;
+  RearmRequest Rearms[kMaxRearms];
 };
 
 void look(ThreadState &T, void *P) {
   auto &L = *static_cast<Look *>(P);
-  uint64_t Next = samplerWatch(T, L.Now, L.Busy);
+  RearmRequest R = {};
+  uint64_t Next = samplerWatch(T, L.Now, L.Running, R);
   if (Next < L.Next)
     L.Next = Next;
+  if (R.B && L.NumRearms < kMaxRearms)
+    L.Rearms[L.NumRearms++] = R;
+}
+
+void lookRunning(ThreadState &T, void *P) {
+  if (!__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST))
+    *static_cast<bool *>(P) = true;
+}
+
+bool anyRunning(void *) {
+  bool Running = false;
+  forEachThread(lookRunning, &Running);
+  return Running;
 }
 
 // Sleeps until WakeTicks or until asked to stop (a futex wait on Stop).
@@ -76,17 +98,20 @@ void loop(void *) {
     if (Now >= NextCount) {
       if (programThreadsGone())
         exit(0);
-      NextCount = Now + 100 * TickTicks;
+      NextCount = Now + kCountTicks * TickTicks;
     }
     applyPendingPatches();
-    Look L = {Now, UINT64_MAX, false};
+    Look L = {Now, UINT64_MAX, false, 0, {}};
     if (Sampling) {
       forEachThread(look, &L);
+      // Patching takes locks of its own: not under the registry's.
+      for (uint32_t I = 0; I < L.NumRearms; ++I)
+        samplerRearm(L.Rearms[I], Now);
       samplerRefill();
     }
-    // Every tick while a thread runs a call that may be reported; a program
-    // that waits (or runs nothing timed) is looked at less often.
-    uint64_t Tick = Now + (L.Busy ? TickTicks : kIdleTicks * TickTicks);
+    // Sampling: every tick while a thread runs; until a thread runs (or the
+    // next look for the program's end) while all wait.
+    uint64_t Tick = L.Running ? Now + TickTicks : NextCount;
     if (Tick < L.Next)
       L.Next = Tick;
     if (Hangs) {
@@ -96,7 +121,10 @@ void loop(void *) {
     }
     if (L.Next < Now + MinSleepTicks)
       L.Next = Now + MinSleepTicks;
-    sleepUntil(Now, L.Next);
+    if (L.Running || !Sampling)
+      sleepUntil(Now, L.Next);
+    else
+      samplerDoze(ticksToNs(L.Next - Now), anyRunning, nullptr);
   }
 }
 
@@ -116,6 +144,7 @@ void printStats() {
 
 void startThread() {
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
+  samplerDozeReset();
   bool Ok = startBackgroundThread(loop, nullptr, &Thread);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
   if (!Ok) {
@@ -148,6 +177,7 @@ bool watcherPause() {
     return false;
   __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
   arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+  samplerDozeStop();
   pthread_join(Thread, nullptr);
   backgroundThreadJoined();
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);

@@ -153,11 +153,15 @@ def load_report(path, gt):
         if stack and stack[0] == "main":
             stack = stack[1:]
         start = shift + s["start_ns"]
+        end = start + s["duration_ns"]
         sampled = s.get("sampled", {}).get("culprit") is not None
+        if sampled and "start_ns" in s["sampled"]:
+            # The culprit's own time, as the samples place it.
+            start = shift + s["sampled"]["start_ns"]
+            end = start + s["sampled"]["estimated_ns"]
         spikes.append({"id": s["id"], "function": stack[-1] if stack
                        else fns[s["function"]],
-                       "tid": s["tid"], "start": start,
-                       "end": start + s["duration_ns"],
+                       "tid": s["tid"], "start": start, "end": end,
                        # A sampled culprit's time is an estimate, within
                        # about a sampling period at each end.
                        "duration": (s["sampled"]["estimated_ns"] if sampled
@@ -248,11 +252,16 @@ def score(gt, reported, threshold):
                "stack_exact": False, "reported_ns": None, "error_ns": None,
                "reported_stack": None, "instead": None, "candidate": False}
         if i["matches"]:
-            # The tightest: a timed culprit's own spike before its caller's
-            # sampled one.
+            # The deepest of those covering most of it (in a recursion the
+            # injected time spans every level: the outer ones overlap it a
+            # little more), a timed culprit's own spike before its caller's
+            # sampled one, then the tightest.
+            d = i["end_ns"] - i["start_ns"]
             m = max(i["matches"], key=lambda r: (
+                overlap(r["start"], r["end"], i["start_ns"], i["end_ns"])
+                >= 0.9 * d, len(r["stack"]), not r["sampled"],
                 overlap(r["start"], r["end"], i["start_ns"], i["end_ns"]),
-                not r["sampled"], -(r["end"] - r["start"])))
+                -(r["end"] - r["start"])))
             res.update(named=True, sampled=m["sampled"],
                        stack_exact=m["stack"] == i["stack"],
                        reported_ns=m["duration"], reported_stack=m["stack"],
@@ -399,7 +408,7 @@ def source_dir(build_dir):
     return bench.ROOT
 
 
-def build_all(build_dir, opts, cases, out_dir):
+def build_all(build_dir, opts, cases, out_dir, switch=None):
     lib = os.path.join(build_dir, "lib")
     plugin = os.path.join(lib, "SpikeTrap.so")
     for f in (plugin, os.path.join(lib, "libspiketrap.a")):
@@ -409,6 +418,8 @@ def build_all(build_dir, opts, cases, out_dir):
     # Default options: the plugin and nothing else (no list, no -mllvm).
     flags = [f"-fplugin={plugin}", f"-fpass-plugin={plugin}", f"-I{inc}",
              f"-I{PROGRAMS}", "-g", "-pthread"]
+    if switch:  # the other switch-off design, measured on purpose
+        flags += ["-mllvm", f"-spiketrap-switch={switch}"]
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
         for case, src, _, *plain in cases:
@@ -445,13 +456,14 @@ def run_one(exe, out_dir, tag):
     return gt, rep, None
 
 
-def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None):
+def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None,
+          switch=None):
     """Builds, runs and scores; returns (markdown, per-row JSON)."""
     out_dir = out_dir or os.path.join(HERE, "out", "accuracy")
     os.makedirs(out_dir, exist_ok=True)
     cases = [c for c in CASES if not only or any(o in c[0] or o == c[1]
                                                  for o in only)]
-    exes = build_all(build_dir, opts, cases, out_dir)
+    exes = build_all(build_dir, opts, cases, out_dir, switch)
     rows, sums, detail = [], [], []
     for case, src, what, *_ in cases:
         for opt in opts:
@@ -480,8 +492,9 @@ def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None):
                                                for k, r in fps],
                            "errors": errors})
     rows.append(totals_row(sums))
-    md = ("### Accuracy: injected spikes, default settings "
-          f"(build {build_dir}, {reps} run(s) per row)\n\n" +
+    md = ("### Accuracy: injected spikes, default settings"
+          + (f", -spiketrap-switch={switch}" if switch else "") +
+          f" (build {build_dir}, {reps} run(s) per row)\n\n" +
           bench.table(HEADER, rows))
     with open(os.path.join(out_dir, "accuracy.json"), "w") as f:
         json.dump(detail, f, indent=1)
@@ -499,6 +512,9 @@ def main():
                     help="cases whose name contains this (or source file)")
     ap.add_argument("--reps", type=int, default=1, help="runs per row")
     ap.add_argument("--out", help="directory for programs and reports")
+    ap.add_argument("--switch", choices=["sites", "flag"],
+                    help="build with -spiketrap-switch= this (default: the "
+                    "plugin's default)")
     ap.add_argument("--score", nargs=2, metavar=("GT", "REPORT"),
                     help="score one ground truth file against one JSON "
                     "report and print the details")
@@ -530,7 +546,7 @@ def main():
                                        notes(results, fps))]))
         return
     md, _ = suite(os.path.abspath(args.build_dir), args.opt.split(","),
-                  args.only, args.reps, args.out)
+                  args.only, args.reps, args.out, args.switch)
     print(md)
 
 
