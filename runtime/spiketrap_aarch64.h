@@ -10,6 +10,9 @@
 
 #include "spiketrap_defs.h"
 
+#include <stdint.h>
+#include <ucontext.h>
+
 namespace __spiketrap::arch {
 
 constexpr bool kHasCounter = true;
@@ -62,6 +65,11 @@ inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,
                : "r"(X8), "r"(X1), "r"(X2), "r"(X3), "r"(X4), "r"(X5)
                : "memory");
   return X0;
+}
+
+// The program counter a signal interrupted (its handler's ucontext_t).
+inline uintptr_t contextPc(const void *Uctx) {
+  return uintptr_t(static_cast<const ucontext_t *>(Uctx)->uc_mcontext.pc);
 }
 
 } // namespace __spiketrap::arch

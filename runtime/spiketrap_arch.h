@@ -15,7 +15,9 @@
 //                              (calibrated against CLOCK_MONOTONIC);
 //   spinHint()                 the spin-wait hint of a busy loop;
 //   touchForWrite(P)           a write that changes no byte, made resident
-//                              (the page fault path before MADV_POPULATE_WRITE).
+//                              (the page fault path before MADV_POPULATE_WRITE);
+//   rawSyscall(Nr, ...)        a system call without the C library;
+//   contextPc(Uctx)            the PC a signal interrupted (0: unknown).
 // Any other CPU gets the generic one: CLOCK_MONOTONIC and no hint.
 //
 //===----------------------------------------------------------------------===//

@@ -7,13 +7,19 @@
 #include "spiketrap_background.h"
 #include "spiketrap_thread.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 namespace __spiketrap {
 
 namespace {
+
+uint32_t Running; // the runtime's threads
 
 struct Start {
   void (*Body)(void *);
@@ -31,7 +37,11 @@ void *threadMain(void *P) {
 
 } // namespace
 
-bool startBackgroundThread(void (*Body)(void *), void *Arg) {
+bool startBackgroundThread(void (*Body)(void *), void *Arg,
+                           pthread_t *Joinable) {
+  // The allocations here and in pthread_create are the runtime's, not the
+  // program's: an instrumented malloc is not timed for them.
+  RecursionGuard Guard;
   auto *S = static_cast<Start *>(malloc(sizeof(Start)));
   if (!S)
     return false;
@@ -48,8 +58,54 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg) {
     free(S);
     return false;
   }
-  pthread_detach(T);
+  if (Joinable)
+    *Joinable = T;
+  else
+    pthread_detach(T);
+  __atomic_fetch_add(&Running, 1, __ATOMIC_RELAXED);
   return true;
 }
+
+void backgroundThreadJoined() {
+  __atomic_fetch_sub(&Running, 1, __ATOMIC_RELAXED);
+}
+
+namespace {
+// Field Index (from 3, the state) of a /proc stat file, after the command
+// name's ')'; null when unreadable.
+const char *statField(const char *Path, char *Buf, size_t Size, int Index) {
+  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return nullptr;
+  ssize_t N = read(Fd, Buf, Size - 1);
+  close(Fd);
+  if (N <= 0)
+    return nullptr;
+  Buf[N] = 0;
+  const char *P = strrchr(Buf, ')');
+  for (int Field = 2; P && Field < Index; ++Field)
+    P = strchr(P + 1, ' ');
+  return P ? P + 1 : nullptr;
+}
+} // namespace
+
+bool programThreadsGone() {
+  char Buf[1024];
+  const char *P = statField("/proc/self/stat", Buf, sizeof(Buf), 20);
+  long Threads = P ? strtol(P, nullptr, 10) : 0;
+  long Ours = long(__atomic_load_n(&Running, __ATOMIC_RELAXED));
+  if (Threads <= 0 || Threads > Ours + 1)
+    return false;
+  if (Threads <= Ours)
+    return true;
+  // One more: the first thread, which stays a zombie (and counted) when it
+  // ends before the others, is it still running?
+  char Path[64];
+  snprintf(Path, sizeof(Path), "/proc/self/task/%d/stat", int(getpid()));
+  P = statField(Path, Buf, sizeof(Buf), 3);
+  return P && *P == 'Z';
+}
+
+void backgroundAfterForkChild() { Running = 0; }
 
 } // namespace __spiketrap

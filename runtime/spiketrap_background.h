@@ -2,11 +2,25 @@
 #ifndef SPIKETRAP_BACKGROUND_H
 #define SPIKETRAP_BACKGROUND_H
 
+#include <pthread.h>
+
 namespace __spiketrap {
 
 // Starts a thread running Body(Arg) that never runs hooks (it is marked busy
 // for life) and never takes the program's signals. False if it could not.
-bool startBackgroundThread(void (*Body)(void *), void *Arg);
+// With Joinable, the thread can be joined (its handle there); else detached.
+bool startBackgroundThread(void (*Body)(void *), void *Arg,
+                           pthread_t *Joinable = nullptr);
+// A joinable thread of ours has been joined.
+void backgroundThreadJoined();
+
+// Whether every thread of the program has ended and only the runtime's are
+// left (the program's last thread ended with pthread_exit: the C library
+// would exit(0) then, were it not for ours). Reads /proc: now and then.
+bool programThreadsGone();
+
+// In a forked child: none of the runtime's threads came along.
+void backgroundAfterForkChild();
 
 } // namespace __spiketrap
 

@@ -8,6 +8,7 @@
 
 #include "spiketrap_defs.h"
 
+#include <stdint.h>
 #include <time.h>
 
 namespace __spiketrap::arch {
@@ -38,6 +39,9 @@ inline void touchForWrite(char *P) {
 inline long rawSyscall(long, long, long, long, long, long, long) {
   return -38;
 }
+
+// The program counter a signal interrupted: not known here (no sampling).
+inline uintptr_t contextPc(const void *) { return 0; }
 
 } // namespace __spiketrap::arch
 

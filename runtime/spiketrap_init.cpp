@@ -18,7 +18,7 @@
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_waits.h"
-#include "spiketrap_watchdog.h"
+#include "spiketrap_watcher.h"
 
 #include <stdlib.h>
 #include <sys/auxv.h>
@@ -126,7 +126,7 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
   // fully set up yet.
   __spiketrap::liveLogStart();
   __spiketrap::reportSignalStart();
-  __spiketrap::watchdogStart();
+  __spiketrap::watcherStart();
 }
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_arch.h"
+#include "spiketrap_background.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_registry.h"
@@ -15,10 +17,13 @@
 #include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
-#include "spiketrap_watchdog.h"
+#include "spiketrap_watcher.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
+#include <sched.h>
+#include <sys/syscall.h>
 #include <pthread.h>
 
 namespace __spiketrap {
@@ -35,13 +40,14 @@ void lifecycleInit() {
   // wait for a whole report): the child makes them anew, with the threads.
   pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
     threadAfterForkChild();
+    backgroundAfterForkChild();
     spikesAfterForkChild();
     signalAfterForkChild();
     RecursionGuard Guard;
     reportAfterForkChild();
     liveLogAfterForkChild();
     reportSignalAfterForkChild();
-    watchdogAfterForkChild();
+    watcherAfterForkChild();
   });
   // A batch of patches is short: the child never sees one half done.
   pthread_atfork(patchBeforeFork, patchAfterForkParent, patchAfterForkChild);
@@ -72,6 +78,34 @@ int findObject(struct dl_phdr_info *Info, size_t, void *Data) {
 } // namespace __spiketrap
 
 using namespace __spiketrap;
+
+// unshare(CLONE_NEWUSER) and setns() into a user or mount namespace need a
+// single-threaded process: the watcher thread (sampling, on by default) ends
+// for the call and starts again after it. The system calls themselves, as
+// the C library makes them.
+SPIKETRAP_INTERPOSE int unshare(int Flags) {
+  bool Paused = (Flags & CLONE_NEWUSER) && watcherPause();
+  long R = arch::rawSyscall(SYS_unshare, Flags, 0, 0, 0, 0, 0);
+  if (Paused)
+    watcherResume();
+  if (R < 0) {
+    errno = int(-R);
+    return -1;
+  }
+  return 0;
+}
+
+SPIKETRAP_INTERPOSE int setns(int Fd, int NsType) {
+  bool Paused = watcherPause();
+  long R = arch::rawSyscall(SYS_setns, Fd, NsType, 0, 0, 0, 0);
+  if (Paused)
+    watcherResume();
+  if (R < 0) {
+    errno = int(-R);
+    return -1;
+  }
+  return 0;
+}
 
 // Interposes dlclose for the program: spike records that point into the
 // object get their own copies of its descriptors first. (If the object stays

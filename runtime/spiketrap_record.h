@@ -4,7 +4,8 @@
 // threshold, with what each part of the runtime adds to it: the waits in the
 // C library (spiketrap_waits.h), the calls just before (spiketrap_recent.h),
 // the kernel's events (spiketrap_kernel_events.h), adaptive mode's
-// candidates (spiketrap_adaptive.h). Those parts include this header, not the
+// candidates (spiketrap_adaptive.h), the frames its samples agree on
+// (spiketrap_sampler.h). Those parts include this header, not the
 // recorder (spiketrap_spikes.h), which reserves a record, has each part fill
 // its share and publishes it; the reports read it.
 //
@@ -52,6 +53,37 @@ struct KernelLevel {
   uint64_t BlockedNs;   // off the CPU after switching out to wait
 };
 
+// sample=: a frame the spike's samples found (spiketrap_sampler.h): from
+// the thread's first timed frame down to the spiking call (the frames
+// between its timed levels), then below it as deep as most samples agree
+// (the culprit chain).
+struct SampledFrame {
+  uintptr_t Fn;               // start of its function; 0 once named by Desc
+  const spiketrap_desc *Desc; // the timed level's (Activation), a timed
+                              // callee's, or the name given it at dlclose
+  uint32_t Level; // the innermost timed level open above it (the spiking
+                  // call's for the culprit chain)
+  uint32_t Flags; // SampledFlags
+};
+enum SampledFlags : uint32_t {
+  // The physical frame of timed level Level: the function itself, or the
+  // timed path / trampoline whose callee is the function's own body.
+  SampledActivation = 1,
+  SampledCulprit = 2, // below the spiking call: where the samples agreed
+  SampledTimed = 4,   // Desc is a timed call's (an activation, a callee)
+  // Named when its object was unloaded (Fn 0; Desc the runtime's copy);
+  // with SampledTimedPath, a timed path's (its callee is the body).
+  SampledTimedPath = 8,
+};
+struct SampledStats {
+  uint32_t Samples;     // taken during the spiking call, in its own time
+                        // (not in a timed call inside it)
+  uint32_t Agree;       // of them, in the culprit's one activation
+  uint64_t First, Last; // ticks: the first and last of those
+  uint64_t From;        // ticks: when the culprit's samples begin to stand
+  uint64_t Ran;         // ticks the culprit's samples stand for
+};
+
 constexpr uint32_t kMaxCandidates = 4;
 
 // Adaptive mode's candidates for a spike (SpikeRecord::Candidates), named
@@ -87,6 +119,9 @@ struct SpikeRecord {
   uint32_t NumRecent;
   // kernel_events=: a KernelLevel per level after the recent calls.
   uint32_t HasKernel;
+  // sample=: SampledFrames after the kernel levels, and how many samples.
+  uint32_t NumSampled;
+  SampledStats Sampled;
   const spiketrap_desc *Candidates[kMaxCandidates];
   // The longest wait in the C library inside the spiking call, and whether
   // the per-thread ring lost waits during it (WaitTicks are then at least).
@@ -106,6 +141,10 @@ struct SpikeRecord {
   }
   const KernelLevel *kernel() const {
     return reinterpret_cast<const KernelLevel *>(recent() + NumRecent);
+  }
+  const SampledFrame *sampled() const {
+    return reinterpret_cast<const SampledFrame *>(kernel() +
+                                                  (HasKernel ? Levels : 0));
   }
   // Level L's message of this kind, or null.
   const char *message(uint32_t L, uint32_t Kind) const {

@@ -5,6 +5,7 @@
 #include "spiketrap_init.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_static.h"
 
@@ -61,6 +62,7 @@ void onThreadExit(void *P) {
   RegistryLock.unlock();
   recentDetach(T);
   kernelEventsDetach(T);
+  samplerDetach(T);
   // TLS destructors that run after this one find the thread gone.
   T.Status = StatusDead;
 }
@@ -105,6 +107,7 @@ bool threadReady(ThreadState &T) {
   if (ExitKeyReady)
     pthread_setspecific(ExitKey, &T);
   T.Status = StatusActive;
+  samplerThreadRuns(); // a watcher dozing while all others wait
   return true;
 }
 

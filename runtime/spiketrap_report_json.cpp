@@ -116,7 +116,14 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
     jsonString(B, __spiketrap_desc_name(S.Desc));
     B.format(",\"file\":");
     const char *File = __spiketrap_desc_file(S.Desc);
-    jsonString(B, File ? File : "");
+    // Code that was never instrumented, found by sampling: its object file.
+    bool Symbol = S.Desc->flags & SPIKETRAP_DESC_SYMBOL;
+    jsonString(B, File && !Symbol ? File : "");
+    if (Symbol) {
+      B.format(",\"object\":");
+      jsonString(B, File ? File : "");
+      B.format(",\"instrumented\":false");
+    }
     B.format(",\"line\":{},\"calls\":{},\"spikes\":{}", S.Desc->line,
              __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED), S.Spikes);
     if (S.Spikes) {
@@ -188,6 +195,19 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     }
     B.push_back(']');
   }
+  if (R.Sampled.Samples) { // sample=: where the samples agree it went
+    B.format(",\"sampled\":{{\"samples\":{},\"culprit\":",
+             R.Sampled.Samples);
+    if (const spiketrap_desc *C = M.culprit(I))
+      B.format("{},\"agree\":{},\"start_ns\":{},\"estimated_ns\":{},"
+               "\"seen_ns\":{}",
+               M.functionId(C), R.Sampled.Agree, sampledStartNs(R),
+               sampledEstimateNs(R),
+               sampledSeenNs(R));
+    else
+      B.format("null");
+    B.push_back('}');
+  }
   if (R.LongestWaitDesc) { // the longest wait in the C library inside it
     B.format(",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}}}",
              waitCallName(R.LongestWaitCall), longestWaitNs(R),
@@ -205,6 +225,17 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
       B.format(",\"spike\":{}", Own);
     if (R.Level[L].WaitTicks)
       B.format(",\"wait_ns\":{}", waitNs(R.Level[L]));
+    // Untimed functions sampling found between this level and the next
+    // (below the last: the culprit chain).
+    bool Any = false;
+    for (size_t K = 0; K < M.numSampled(I); ++K)
+      if (M.sampled(I, K).After == L) {
+        B.format("{}{}", Any ? "," : ",\"sampled_callees\":[",
+                 M.functionId(M.sampled(I, K).Desc));
+        Any = true;
+      }
+    if (Any)
+      B.push_back(']');
     if (R.HasKernel) { // kernel_events=1
       const KernelLevel &K = R.kernel()[L];
       B.format(",\"kernel\":{{\"minor_faults\":{},\"major_faults\":{},"

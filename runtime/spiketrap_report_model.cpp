@@ -1,5 +1,6 @@
 //===- spiketrap_report_model.cpp - What every report format shows --------===//
 #include "spiketrap_report_model.h"
+#include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_format.h"
 #include "spiketrap_registry.h"
@@ -55,6 +56,16 @@ uint64_t ReportModel::openNs(const SpikeLevel &V) const {
   return Now > V.Start ? ticksToNs(Now - V.Start) : 0;
 }
 
+uint64_t sampledEstimateNs(const SpikeRecord &R) {
+  return R.Sampled.Agree ? ticksToNs(R.Sampled.Ran) : 0;
+}
+uint64_t sampledStartNs(const SpikeRecord &R) {
+  return sinceStartNs(R.Sampled.From);
+}
+uint64_t sampledSeenNs(const SpikeRecord &R) {
+  return ticksToNs(R.Sampled.Last - R.Sampled.First);
+}
+
 bool ReportModel::build() {
   size_t N = 0, H = 0;
   forEachSpike([&](const SpikeRecord &R) { ++(R.Hang ? H : N); });
@@ -75,6 +86,8 @@ bool ReportModel::build() {
     Keys[Count] = {R.Tid, R.Levels, R.Level[R.Levels - 1].Start, Count};
     Records[Count++] = &R;
   });
+  if (!buildSampled())
+    return false;
   // Index last: equal keys keep the records' order.
   sortBy(Keys.begin(), Keys.begin() + Count, [](const Key &A, const Key &B) {
     return A < B || (!(B < A) && A.Index < B.Index);
@@ -111,6 +124,8 @@ bool ReportModel::build() {
               for (uint32_t L = 0; L < RA.Levels; ++L)
                 if (RA.Level[L].Desc != RB.Level[L].Desc)
                   return RA.Level[L].Desc < RB.Level[L].Desc;
+              if (int C = compareSampled(A, B))
+                return C < 0;
               if (RA.Signo != RB.Signo)
                 return RA.Signo < RB.Signo;
               if (RA.Signo && RA.SignalLevel != RB.SignalLevel)
@@ -217,6 +232,79 @@ bool ReportModel::sameStack(size_t IA, size_t IB) const {
   for (uint32_t L = 0; L < A.Levels; ++L)
     if (A.Level[L].Desc != B.Level[L].Desc)
       return false;
+  return !compareSampled(IA, IB);
+}
+
+// Orders records by their sampled frames (the same stack with another
+// culprit is another story).
+int ReportModel::compareSampled(size_t A, size_t B) const {
+  size_t NA = numSampled(A), NB = numSampled(B);
+  for (size_t K = 0; K < NA && K < NB; ++K) {
+    const SampledLevel &X = sampled(A, K), &Y = sampled(B, K);
+    if (X.Desc != Y.Desc)
+      return X.Desc < Y.Desc ? -1 : 1;
+    if (X.After != Y.After)
+      return X.After < Y.After ? -1 : 1;
+    if (X.Culprit != Y.Culprit)
+      return X.Culprit < Y.Culprit ? -1 : 1;
+  }
+  return NA == NB ? 0 : NA < NB ? -1 : 1;
+}
+
+bool ReportModel::buildSampled() {
+  size_t Frames = 0, Names = numSkippable() < kMaxSkippable ? numSkippable()
+                                                            : kMaxSkippable;
+  for (size_t I = 0; I < Count; ++I) {
+    Frames += Records[I]->NumSampled;
+    Names += Records[I]->Levels;
+  }
+  if (!SampledFirst.reset(Count + 1) || !Sampled.reset(Frames)) {
+    logLine("out of memory for the report of {} spikes", Count);
+    return false;
+  }
+  if (!Frames)
+    return true;
+  // The instrumented functions a sampled one may be: those in the records,
+  // and those adaptive mode switched off.
+  Array<const spiketrap_desc *> Known(Names);
+  if (!Known) {
+    logLine("out of memory for the report of {} spikes", Count);
+    return false;
+  }
+  size_t NK = 0;
+  for (size_t I = 0; I < Count; ++I)
+    for (uint32_t L = 0; L < Records[I]->Levels; ++L)
+      Known[NK++] = Records[I]->Level[L].Desc;
+  for (uint32_t I = 0; I < numSkippable() && NK < Names; ++I)
+    Known[NK++] = skippableAt(I);
+  if (!Syms.init(Known.begin(), NK, Frames)) {
+    logLine("out of memory for the report of {} spikes", Count);
+    return false;
+  }
+  size_t N = 0;
+  for (size_t I = 0; I < Count; ++I) {
+    const SpikeRecord &R = *Records[I];
+    SampledFirst[I] = N;
+    // A timed path's or the trampoline's callee is the function's own body
+    // (unless the body left by a tail call: then it is that callee).
+    const SampledFrame *Prev = nullptr;
+    for (uint32_t K = 0; K < R.NumSampled; ++K) {
+      const SampledFrame &F = R.sampled()[K];
+      bool Timed = F.Flags & SampledTimed;
+      // Fn 0: its object was unloaded, and it was named then.
+      const spiketrap_desc *D = F.Desc ? F.Desc : Syms.describe(F.Fn);
+      bool Body = false;
+      if (Prev && (Prev->Flags & SampledTimed) && !Timed)
+        Body = F.Fn && Prev->Fn ? Syms.isBodyOf(F.Fn, Prev->Fn, Prev->Desc)
+                                : (Prev->Flags & SampledTimedPath) &&
+                                      D == Prev->Desc;
+      Prev = &F;
+      if (Body || (F.Flags & SampledActivation))
+        continue;
+      Sampled[N++] = {D, F.Level, (F.Flags & SampledCulprit) != 0};
+    }
+  }
+  SampledFirst[Count] = N;
   return true;
 }
 
@@ -231,7 +319,7 @@ size_t ReportModel::functionId(const spiketrap_desc *D) const {
 bool ReportModel::buildFunctions() {
   size_t Levels = NumOpenLevels;
   for (size_t I = 0; I < Count; ++I) {
-    Levels += Records[I]->Levels + Records[I]->NumRecent +
+    Levels += Records[I]->Levels + Records[I]->NumRecent + numSampled(I) +
               1; // and the function of its longest wait
     forEachCandidate(*Records[I], [&](const spiketrap_desc *) { ++Levels; });
   }
@@ -257,6 +345,8 @@ bool ReportModel::buildFunctions() {
     });
     if (Records[I]->LongestWaitDesc && N < Levels)
       All[N++] = Records[I]->LongestWaitDesc;
+    for (size_t K = 0; K < numSampled(I) && N < Levels; ++K)
+      All[N++] = sampled(I, K).Desc;
   }
   for (size_t I = 0; I < NumHangs; ++I)
     for (uint32_t L = 0; L < Hangs[I]->Levels; ++L)

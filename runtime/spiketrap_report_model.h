@@ -12,6 +12,7 @@
 
 #include "spiketrap_array.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_symbols.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +37,15 @@ struct OpenStack {
   size_t First; // its levels: openLevel(First + L)
 };
 
+// A frame sampling found on a spike's stack (spiketrap_sampler.h), as the
+// writers show it: a function that ran untimed, named by a descriptor (its
+// own, or one made for its symbol: SPIKETRAP_DESC_SYMBOL).
+struct SampledLevel {
+  const spiketrap_desc *Desc;
+  uint32_t After;   // the record's timed level it lies below
+  uint32_t Culprit; // below the spiking call: where the samples agreed
+};
+
 // Leaf spikes with the same stack of functions.
 struct StackGroup {
   size_t Worst; // record index
@@ -57,6 +67,18 @@ public:
   uint64_t childSpikeNs(size_t I) const;
   // Shown as a level of a deeper spike rather than on its own.
   bool covered(size_t I) const { return Covered[I]; }
+  // Record I's sampled frames, outermost first.
+  size_t numSampled(size_t I) const {
+    return SampledFirst[I + 1] - SampledFirst[I];
+  }
+  const SampledLevel &sampled(size_t I, size_t K) const {
+    return Sampled[SampledFirst[I] + K];
+  }
+  // The deepest frame record I's samples agree on, or null.
+  const spiketrap_desc *culprit(size_t I) const {
+    size_t N = numSampled(I);
+    return N && sampled(I, N - 1).Culprit ? sampled(I, N - 1).Desc : nullptr;
+  }
 
   // Distinct stacks of the leaf spikes, worst first.
   size_t numGroups() const { return NumGroups; }
@@ -88,6 +110,8 @@ public:
 
 private:
   bool sameStack(size_t A, size_t B) const;
+  int compareSampled(size_t A, size_t B) const;
+  bool buildSampled();
   bool buildFunctions();
   bool buildHangs();
   bool buildOpen();
@@ -122,6 +146,9 @@ private:
   Array<size_t> HangReturns;
   Array<OpenStack> Open;
   Array<SpikeLevel> OpenLevels;
+  Array<size_t> SampledFirst; // Count + 1
+  Array<SampledLevel> Sampled;
+  Symbolizer Syms;
   size_t Count = 0, NumGroups = 0, NumFunctions = 0, NumSpiking = 0;
   size_t NumHangs = 0, NumOpen = 0, NumOpenLevels = 0;
   uint64_t Now = 0;
@@ -155,6 +182,13 @@ uint64_t durationNs(const RecentCall &C);
 uint64_t startOffsetNs(const SpikeRecord &R, const RecentCall &C, bool &Before);
 // The run so far.
 uint64_t runNs();
+// The samples of R's spiking call (sample=): how long its sampled culprit
+// ran, estimated from its samples (each stands for the time halfway to its
+// neighbours: spiketrap_sampler.cpp); when the first sample that agrees was
+// taken; how long from its first sample to its last.
+uint64_t sampledEstimateNs(const SpikeRecord &R);
+uint64_t sampledStartNs(const SpikeRecord &R);
+uint64_t sampledSeenNs(const SpikeRecord &R);
 
 } // namespace __spiketrap
 

@@ -192,6 +192,42 @@ void printCandidates(Buffer &B, const ReportModel &M, const StackGroup &G) {
   });
 }
 
+// The functions sampling found on the stack below level L that ran untimed
+// (switched off, never instrumented), down to the next timed level.
+void printSampledBelow(Buffer &B, const ReportModel &M, size_t I, uint32_t L) {
+  for (size_t K = 0; K < M.numSampled(I); ++K) {
+    const SampledLevel &S = M.sampled(I, K);
+    if (S.After != L || S.Culprit)
+      continue;
+    B.format("      ~ ");
+    printLocation(B, S.Desc);
+    B.push_back('\n');
+  }
+}
+
+// Where the samples taken while the spiking call ran agree its time went:
+// the chain of untimed frames below it, as deep as most of them agree.
+// Indent: of the first line (the spike's own: 2; a level's: 8).
+void printCulprit(Buffer &B, const ReportModel &M, size_t I,
+                  unsigned Indent = 2) {
+  const SpikeRecord &R = M.record(I);
+  const SampledStats &S = R.Sampled;
+  if (!M.culprit(I)) // in its own code, or no one callee: it is the culprit
+    return;
+  B.format("{:{}}sampled: {} of {} samples agree, the culprit ran for about ",
+           "", Indent, S.Agree, S.Samples);
+  formatDuration(B, sampledEstimateNs(R));
+  B.format(" (seen for ");
+  formatDuration(B, sampledSeenNs(R));
+  B.format("):\n");
+  for (size_t K = 0; K < M.numSampled(I); ++K)
+    if (M.sampled(I, K).Culprit) {
+      B.format("{:{}}~ ", "", Indent + 4);
+      printLocation(B, M.sampled(I, K).Desc);
+      B.push_back('\n');
+    }
+}
+
 // recent_calls=: the thread's last timed calls before the spike, newest
 // last, with when each started relative to the spiking call.
 void printRecent(Buffer &B, const SpikeRecord &R) {
@@ -270,7 +306,25 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
       printWaits(B, M.record(Own), L);
       printKernel(B, M.record(Own), L);
     }
+    // A caller that spiked in its own time too (a callee switched off
+    // when it began): where that time went, and its untimed callees.
+    if (Own != kNone && L + 1 < R.Levels) {
+      printCulprit(B, M, Own, 8);
+      const SpikeRecord &O = M.record(Own);
+      if (O.NumCandidates) {
+        B.format("        untimed callees (timed again since):");
+        const char *Sep = " ";
+        forEachCandidate(O, [&](const spiketrap_desc *C) {
+          B.format("{}", Sep);
+          printLocation(B, C);
+          Sep = ", ";
+        });
+        B.push_back('\n');
+      }
+    }
+    printSampledBelow(B, M, G.Worst, L);
   }
+  printCulprit(B, M, G.Worst);
   printCandidates(B, M, G);
   printRecent(B, R);
   printOtherThreads(B, M, G);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_sigaction.h"
 #include "spiketrap_crash.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_static.h"
 #include "spiketrap_thread.h"
@@ -113,7 +114,7 @@ bool isTrampoline(const struct sigaction &A) {
 void programAction(uint64_t H, const struct sigaction &K,
                    struct sigaction &Out) {
   Out = K;
-  if (crashHandlerIs(K)) { // ours stands in for the default action
+  if (crashHandlerIs(K) || samplerHandlerIs(K)) { // ours: the default action
     Out.sa_handler = SIG_DFL;
     Out.sa_flags = 0;
     sigemptyset(&Out.sa_mask);
@@ -163,6 +164,8 @@ SPIKETRAP_INTERPOSE int sigaction(int Sig, const struct sigaction *Act,
   bool Valid = Sig > 0 && Sig < NSIG;
   bool Wrap = Act && Valid && Act->sa_handler != SIG_IGN &&
               Act->sa_handler != SIG_DFL;
+  if (Act && Valid) // the program's action on the sampling signal is its own
+    samplerSignalTaken(Sig);
   // glibc fills only the kernel's part of a mask: the rest of what we copy
   // out is zero, not our stack.
   struct sigaction Prev = {}, Ours;
@@ -200,6 +203,8 @@ SPIKETRAP_INTERPOSE sighandler_t signal(int Sig, sighandler_t Handler) {
   bool Valid = Sig > 0 && Sig < NSIG;
   bool Wrap = Valid && Handler != SIG_IGN && Handler != SIG_DFL &&
               Handler != SIG_ERR;
+  if (Valid && Handler != SIG_ERR)
+    samplerSignalTaken(Sig);
   TableGuard Guard;
   uint64_t Saved = Valid ? Handlers[Sig] : 0;
   if (Wrap)
@@ -214,7 +219,7 @@ SPIKETRAP_INTERPOSE sighandler_t signal(int Sig, sighandler_t Handler) {
   if (Old == plainTrampoline ||
       Old == reinterpret_cast<sighandler_t>(trampoline))
     Old = reinterpret_cast<sighandler_t>(Saved & kAddressBits);
-  else if (crashHandlerIs(Old))
+  else if (crashHandlerIs(Old) || samplerHandlerIs(Old))
     Old = SIG_DFL;
   return Old;
 }

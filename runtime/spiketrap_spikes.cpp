@@ -4,7 +4,9 @@
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
+#include "spiketrap_symbols.h"
 #include "spiketrap_waits.h"
 
 #include <link.h>
@@ -106,12 +108,14 @@ uint64_t frameNumber;
 
 namespace {
 // Reserves a record of Levels levels, Messages messages, Recent recent
-// calls and (Kernel) the kernel's events per level; null when full.
+// calls, (Kernel) the kernel's events per level and Sampled frames; null
+// when full.
 SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
-                     bool Kernel = false) {
+                     bool Kernel = false, uint32_t Sampled = 0) {
   uint64_t Size = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel) +
                   Messages * sizeof(SpikeMessage) + Recent * sizeof(RecentCall) +
-                  (Kernel ? Levels * sizeof(KernelLevel) : 0);
+                  (Kernel ? Levels * sizeof(KernelLevel) : 0) +
+                  Sampled * sizeof(SampledFrame);
   Size = (Size + 7) & ~uint64_t(7);
   uint64_t Off = __atomic_fetch_add(&ArenaUsed, Size, __ATOMIC_RELAXED);
   if (!Arena || Off + Size > ArenaSize) {
@@ -134,7 +138,9 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
   R->Hang = 0;
   R->Unwound = 0;
   R->NumRecent = 0;
-  R->HasKernel = 0;
+  R->HasKernel = Kernel;
+  R->NumSampled = Sampled;
+  R->Sampled = {};
   R->LongestWaitTicks = 0;
   R->LongestWaitDesc = nullptr;
   R->LongestWaitCall = WaitNone;
@@ -194,16 +200,28 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
   uint32_t Recent = recentCount(T);
-  SpikeRecord *R = reserve(Depth, Messages, Recent, T.Kernel);
+  // Where the samples taken while it ran agree its time went.
+  SampledFrame Sampled[kMaxSampled];
+  SampledStats Stats;
+  uint32_t NumSampled = sampledChain(T, Depth - 1, End, Sampled, Stats);
+  // No switched-off callee named: those the watcher timed again while it
+  // ran (sample=1: it saw the call past its threshold in its own time).
+  SpikeCandidates Named = Candidates;
+  if (!Named.Num)
+    Named.Num = samplerRearmed(T, Depth - 1, Named.Desc);
+  SpikeRecord *R = reserve(Depth, Messages, Recent, T.Kernel, NumSampled);
   if (R) {
     fillRecord(T, R, Depth, End, Messages);
     R->NumRecent = recentCopy(T, const_cast<RecentCall *>(R->recent()), Recent);
     R->HasKernel = sumKernelEvents(T, R->Level, Depth, End,
                                    const_cast<KernelLevel *>(R->kernel()));
-    R->NumCandidates = Candidates.Num;
+    __builtin_memcpy(const_cast<SampledFrame *>(R->sampled()), Sampled,
+                     NumSampled * sizeof(SampledFrame));
+    R->Sampled = Stats;
+    R->NumCandidates = Named.Num;
     R->Unwound = Unwound;
-    __builtin_memcpy(R->Candidates, Candidates.Desc,
-                     Candidates.Num * sizeof(Candidates.Desc[0]));
+    __builtin_memcpy(R->Candidates, Named.Desc,
+                     Named.Num * sizeof(Named.Desc[0]));
     commit(T, R);
     // The next records' pages, now rather than inside a later spike.
     prefault(uint64_t(reinterpret_cast<char *>(R) - Arena) + R->Size +
@@ -332,7 +350,56 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
 }
 } // namespace
 
+namespace {
+// Sampled frames whose code lies in [Lo, Hi), about to be unloaded: named
+// now, while their object's symbols can still be read (Fn becomes 0).
+// Detach(D) gives a descriptor that outlives the object.
+template <typename Fn>
+void nameSampledCode(uintptr_t Lo, uintptr_t Hi, const Fn &Detach) {
+  size_t Fns = 0, Names = numSkippable() < kMaxSkippable ? numSkippable()
+                                                         : kMaxSkippable;
+  forEachSpike([&](const SpikeRecord &R) {
+    Names += R.Levels;
+    for (uint32_t K = 0; K < R.NumSampled; ++K)
+      Fns += R.sampled()[K].Fn >= Lo && R.sampled()[K].Fn < Hi;
+  });
+  if (!Fns)
+    return;
+  Array<const spiketrap_desc *> Known(Names);
+  size_t N = 0;
+  forEachSpike([&](const SpikeRecord &R) {
+    for (uint32_t L = 0; L < R.Levels && N < Names; ++L)
+      Known[N++] = R.Level[L].Desc;
+  });
+  for (uint32_t I = 0; I < numSkippable() && N < Names; ++I)
+    Known[N++] = skippableAt(I);
+  Symbolizer S;
+  if (!Known || !S.init(Known.begin(), N, Fns))
+    return;
+  forEachSpike([&](const SpikeRecord &Const) {
+    auto &R = const_cast<SpikeRecord &>(Const);
+    auto *Sampled = const_cast<SampledFrame *>(R.sampled());
+    for (uint32_t K = 0; K < R.NumSampled; ++K) {
+      SampledFrame &F = Sampled[K];
+      if (F.Fn < Lo || F.Fn >= Hi)
+        continue;
+      if (F.Flags & SampledTimed) {
+        F.Flags |= S.isTimedPath(F.Fn) ? SampledTimedPath : 0;
+      } else {
+        const spiketrap_desc *D = S.describe(F.Fn);
+        // The symbolizer's own go with it: the runtime keeps a copy.
+        F.Desc = D->flags & SPIKETRAP_DESC_SYMBOL ? copyDesc(D) : Detach(D);
+      }
+      F.Fn = 0;
+    }
+  });
+}
+} // namespace
+
 void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
+  // Samples taken before may name its code: no spike recorded from now on
+  // takes them.
+  samplerForgetSamples();
   auto In = [&](const void *P) {
     return uintptr_t(P) >= Lo && uintptr_t(P) < Hi;
   };
@@ -354,8 +421,12 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
       Copies[NumCopies++] = {D, To};
     return To;
   };
+  nameSampledCode(Lo, Hi, Detach);
   forEachSpike([&](const SpikeRecord &Const) {
     auto &R = const_cast<SpikeRecord &>(Const);
+    auto *Sampled = const_cast<SampledFrame *>(R.sampled());
+    for (uint32_t K = 0; K < R.NumSampled; ++K)
+      Sampled[K].Desc = Detach(Sampled[K].Desc);
     for (uint32_t L = 0; L < R.Levels; ++L)
       R.Level[L].Desc = Detach(R.Level[L].Desc);
     for (uint32_t I = 0; I < R.NumCandidates; ++I)

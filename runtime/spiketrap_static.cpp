@@ -175,6 +175,29 @@ unsigned sleepByNanosleep(unsigned Secs) {
   errno = Saved;
   return 0;
 }
+// The signal waits: the system calls with the kernel's mask size.
+int sigtimedwaitBySyscall(const sigset_t *Set, siginfo_t *Info,
+                          const timespec *Ts) {
+  return int(cancellableSyscall(SYS_rt_sigtimedwait, long(Set), long(Info),
+                                long(Ts), _NSIG / 8, 0, 0));
+}
+int sigwaitinfoBySyscall(const sigset_t *Set, siginfo_t *Info) {
+  return sigtimedwaitBySyscall(Set, Info, nullptr);
+}
+int sigwaitBySyscall(const sigset_t *Set, int *Sig) { // an error number
+  long R;
+  while ((R = cancellableRaw(SYS_rt_sigtimedwait, long(Set), 0, 0, _NSIG / 8,
+                             0, 0)) == -EINTR) {
+  }
+  if (R < 0)
+    return int(-R);
+  *Sig = int(R);
+  return 0;
+}
+int sigsuspendBySyscall(const sigset_t *Mask) {
+  return int(cancellableSyscall(SYS_rt_sigsuspend, long(Mask), _NSIG / 8, 0,
+                                0, 0, 0));
+}
 // The kernel writes the time left into the timeout: glibc gives it a copy.
 int ppollCancellable(pollfd *Fds, nfds_t N, const timespec *Ts,
                      const sigset_t *Mask) {

@@ -18,6 +18,7 @@ namespace __spiketrap {
 
 struct RecentRing;
 struct KernelRing;
+struct SampleBuffer;
 
 // PET's depth; deeper calls are counted, not timed.
 constexpr uint32_t kMaxDepth = 256;
@@ -123,6 +124,14 @@ struct ThreadState {
   WaitRing Waits;
   // kernel_events=: the thread's perf event ring, or null.
   struct KernelRing *Kernel;
+  // sample=: the thread's samples (spiketrap_sampler.h), null until the
+  // watcher first samples it.
+  struct SampleBuffer *Samples;
+  // Interposed waits in progress (spiketrap_waits.cpp): the watcher never
+  // signals a thread while it waits, nor one that ever waited for signals
+  // (sigwait & co. would hand the sampling signal to the program).
+  uint32_t InWait;
+  uint8_t WaitsForSignals;
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 

@@ -18,6 +18,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_record.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 
 #include <atomic>
@@ -95,9 +96,24 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
 } // namespace
 
 SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
+  ThreadState &T = threadState;
   W.Call = Call;
   W.Real = realFn(Call);
-  W.Desc = waiter(threadState);
+  // The sampler (spiketrap_sampler.h) never signals a thread in a wait (an
+  // interrupted sleep or poll would return EINTR), nor one that takes
+  // signals synchronously (sigwait & co. would hand it ours); the watcher
+  // dozes while every thread waits.
+  W.Marked = T.Status == StatusActive;
+  W.Paused = false;
+  if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
+    T.WaitsForSignals = 1;
+  if (W.Marked) {
+    // Against the watcher's look: it counts its signal, then reads InWait.
+    __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
+    if (T.Samples)
+      W.Paused = samplerPauseForWait(T);
+  }
+  W.Desc = waiter(T);
   if (W.Desc)
     W.Start = now();
 }
@@ -106,6 +122,13 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
 // between takes the next one. End is written last (and cleared first), so a
 // reader on this thread (a spike in a handler) skips a slot being written.
 SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
+  if (W.Marked) {
+    if (W.Paused)
+      samplerResumeAfterWait();
+    // Against the watcher's doze: counted down, then its flag read.
+    __atomic_fetch_sub(&threadState.InWait, 1, __ATOMIC_SEQ_CST);
+    samplerThreadRuns();
+  }
   if (!W.Desc)
     return;
   int Saved = errno;
@@ -268,7 +291,7 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);
   else
-    W.Desc = nullptr;
+    W.Desc = nullptr, W.Marked = W.Paused = false;
   long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
   waitEnd(W);
   return R;

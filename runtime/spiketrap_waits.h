@@ -78,6 +78,8 @@ struct WaitScope {
   const spiketrap_desc *Desc; // innermost open frame; null: not noted
   uint64_t Start;             // ticks
   uint32_t Call;              // WaitCall
+  bool Marked;                // counted in the thread's InWait
+  bool Paused;                // the sampling signal is held back meanwhile
 };
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);

@@ -1,8 +1,9 @@
 //===- spiketrap_watchdog.cpp - Calls that do not return (hang_after=) ----===//
 //
 // A spike is recorded when its call returns; a call that never returns would
-// never be reported. With hang_after=, a background thread looks at every
-// thread's open stack a few times per limit, never touching the hooks. A
+// never be reported. With hang_after=, the watcher thread
+// (spiketrap_watcher.cpp) looks at every thread's open stack a few times per
+// limit, never touching the hooks. A
 // thread whose call count and depth have not moved for hang_after (or that
 // marks frames and has marked none for hang_after) is stuck in its
 // innermost call open at least that long. It is reported at once (a line
@@ -12,21 +13,18 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_watchdog.h"
 #include "spiketrap_api.h"
-#include "spiketrap_background.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_spikes.h"
 
-#include <time.h>
-
 namespace __spiketrap {
 
 namespace {
 
 uint64_t HangTicks;
-bool Started;
+uint64_t PeriodTicks, NextLook; // ticks between looks; the next look
 
 void printHeader(Buffer &B, const SpikeRecord &R) {
   B.format("thread {} (tid {})", R.ThreadName[0] ? R.ThreadName : "?", R.Tid);
@@ -137,48 +135,39 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
                  T.Tid);
 }
 
-void watchLoop(void *) {
-  // A few looks per limit: a hang is seen between 1 and 1.25 limits after
-  // the last sign of life.
-  uint64_t PeriodNs = ticksToNs(HangTicks) / 4;
-  PeriodNs = PeriodNs < 10000000 ? 10000000 : PeriodNs;
-  PeriodNs = PeriodNs > 1000000000 ? 1000000000 : PeriodNs;
-  for (;;) {
-    timespec T{time_t(PeriodNs / 1000000000), long(PeriodNs % 1000000000)};
-    nanosleep(&T, nullptr);
-    Look L;
-    L.Now = now();
-    forEachThread(watch, &L);
-    if (L.Out.size())
-      writeAll(2, L.Out.data(), L.Out.size());
-  }
-}
-
-void startThread() {
-  bool Ok = startBackgroundThread(watchLoop, nullptr);
-  __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
-  if (!Ok)
-    logLine("hang_after: cannot start the watchdog's thread; hangs are not "
-            "reported");
-}
-
 } // namespace
 
-void watchdogStart() {
+bool watchdogInit() {
   if (!flags.enabled || !flags.hang_after)
-    return;
+    return false;
   HangTicks = nsToTicks(flags.hang_after);
-  startThread();
-  if (!Started)
-    flags.hang_after = 0; // the JSON report's options say it is off
+  // A few looks per limit: a hang is seen between 1 and 1.25 limits after
+  // the last sign of life.
+  uint64_t PeriodNs = flags.hang_after / 4;
+  PeriodNs = PeriodNs < 10000000 ? 10000000 : PeriodNs;
+  PeriodNs = PeriodNs > 1000000000 ? 1000000000 : PeriodNs;
+  PeriodTicks = nsToTicks(PeriodNs);
+  return true;
+}
+
+uint64_t watchdogTick(uint64_t Now) {
+  if (Now >= NextLook) {
+    Look L;
+    L.Now = Now;
+    forEachThread(watch, &L);
+    // After the registry lock: stderr may be a pipe no one drains.
+    if (L.Out.size())
+      writeAll(2, L.Out.data(), L.Out.size());
+    NextLook = Now + PeriodTicks;
+  }
+  return NextLook;
 }
 
 void watchdogAfterForkChild() {
   // The child's one thread starts over: the fork reset its counters, and
   // what the parent's watchdog saw of it is the parent's.
   threadState.Watch = {};
-  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
-    startThread();
+  NextLook = 0;
 }
 
 } // namespace __spiketrap

@@ -10,6 +10,8 @@
 #include "spiketrap_defs.h"
 
 #include <cpuid.h>
+#include <stdint.h>
+#include <ucontext.h>
 #include <x86intrin.h>
 
 namespace __spiketrap::arch {
@@ -60,6 +62,17 @@ inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,
   return Ret;
 #else
   return -38; // ENOSYS
+#endif
+}
+
+// The program counter a signal interrupted (its handler's ucontext_t).
+inline uintptr_t contextPc(const void *Uctx) {
+#if defined(__x86_64__)
+  return uintptr_t(
+      static_cast<const ucontext_t *>(Uctx)->uc_mcontext.gregs[REG_RIP]);
+#else
+  return uintptr_t(
+      static_cast<const ucontext_t *>(Uctx)->uc_mcontext.gregs[REG_EIP]);
 #endif
 }
 

@@ -1,11 +1,11 @@
 // RUN: %clang %spiketrap_all -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t > %t.on 2>&1
+// RUN: env SPIKETRAP_OPTIONS=sample=0:threshold=20ms %run %t > %t.on 2>&1
 // RUN: FileCheck %s --check-prefix=ON < %t.on
 // RUN: env SPIKETRAP_OPTIONS=adaptive=0:threshold=20ms %run %t > %t.off 2>&1
 // RUN: FileCheck %s --check-prefix=OFF < %t.off
 
-// Without late probes (which would time the spike's loop at its own level:
-// late-probe.c), as for a slow path that has no loop.
+// Without late probes (late-probe.c) or sampling (sample-switched-off.c),
+// which would name the spike's function, as for a slow path with no loop.
 // Adaptive mode: functions called very often that never come near their
 // threshold are switched off after 4096 calls (they stop calling the hooks
 // at all), so a late spike below them is reported at their nearest caller

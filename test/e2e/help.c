@@ -11,5 +11,6 @@ int main(void) { return 0; }
 // CHECK-NEXT: adaptive (1) stop timing often-called functions
 // CHECK-NEXT: threshold (1ms) report calls longer than this
 // CHECK-NEXT: report (stderr) where the text report goes
+// CHECK: sample (1) sample calls open past half their threshold
 // CHECK: help (0) print this list
 // CHECK-NOT: spiketrap report

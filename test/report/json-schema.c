@@ -1,11 +1,11 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report=none:report_json=%t.json %t arg1 2>&1 | count 0
+// RUN: env SPIKETRAP_OPTIONS=sample=0:report=none:report_json=%t.json %t arg1 2>&1 | count 0
 // RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: python3 -m json.tool %t.json | FileCheck %s
 
 // The JSON report (report_json=) passes the documented schema
 // (docs/report-schema.json) and carries the run's metadata, the function
-// table and every spike with its full stack.
+// table and every spike with its full stack (sample=0: test/runtime/sample*).
 
 #include "../Inputs/spin.h"
 
@@ -26,7 +26,7 @@ int main(void) {
 // CHECK-NEXT:   "arg1"
 // CHECK-NEXT: ],
 // CHECK:      "clock": "{{tsc|monotonic}}",
-// CHECK:      "options_text": "report=none:report_json={{.*}}",
+// CHECK:      "options_text": "sample=0:report=none:report_json={{.*}}",
 // CHECK:      "report_json": "{{.*}}.json",
 // CHECK:      "totals": {
 // CHECK-NEXT:   "spikes": 2,

@@ -243,7 +243,9 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "skiplist": ("skiplist", "adaptive=0"),
         "all": ("all", "adaptive=0"),
         "disabled": ("default", "enabled=0"),
-        # The hang watchdog: a thread looking at every stack 4 times a second.
+        # The watcher thread off: no sampling (default: on).
+        "nosample": ("default", "sample=0"),
+        # The hang watchdog: the watcher also looks for hangs 4 times a second.
         "hang": ("default", "hang_after=1s"),
         "recent": ("default", "recent_calls=64"),
         # Page faults and context switches time-stamped by the kernel.
@@ -265,16 +267,19 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         # GNU time for peak RSS: wait4's ru_maxrss would include the RSS of
         # the forked Python before exec.
         rss = os.path.join(d, "maxrss")
-        r = must(["/usr/bin/time", "-f", "%M", "-o", rss, exes[exe],
+        r = must(["/usr/bin/time", "-f", "%M %U %S", "-o", rss, exes[exe],
                   *run_args], env=env)
         with open(rss) as f:
-            maxrss = int(f.read().split()[-1])
+            maxrss, user, system = f.read().split()[-3:]
+        maxrss = int(maxrss)
         # Every build must compute the same result as plain.
         if expected.setdefault("out", r[4]) != r[4]:
             sys.exit(f"bench: {name}-{k} printed {r[4]!r}, "
                      f"plain printed {expected['out']!r}")
         m = re.search(r"(\d+) instrumented calls", r[5])
-        return r[0], maxrss, int(m.group(1)) if m else None
+        # CPU of every thread (the program's and the runtime's own).
+        return (r[0], maxrss, int(m.group(1)) if m else None,
+                float(user) + float(system))
 
     keys = list(runs)
     res = alternate(keys, args.reps, run_one)
@@ -286,6 +291,7 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
                     for k in keys}
             ir = {k: f.result() for k, f in futs.items()}
     t = {k: [x[0] for x in res[k]] for k in keys}
+    cpu_t = {k: [x[3] for x in res[k]] for k in keys}
     ratio = {k: statistics.median(t[k][i] / t["plain"][i]
                                   for i in range(args.reps)) for k in keys}
     calls = {k: res[k][0][2] for k in keys}
@@ -304,6 +310,7 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         "skiplist": "spiketrap, profile-guided skip list, adaptive=0",
         "all": "spiketrap, every function, adaptive=0" + st["all_note"],
         "disabled": "spiketrap default, disabled (enabled=0)",
+        "nosample": "spiketrap default, sample=0 (no watcher thread)",
         "hang": "spiketrap default + hang watchdog (hang_after=1s)",
         "recent": "spiketrap default + recent_calls=64",
         "kevents": "spiketrap default + kernel_events=1",
@@ -319,9 +326,14 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         same_build = k in ("disabled", "static") or (
             k == "all" and not st["all_differs"])
         irk = ir.get(k)
+        cpu_ratio = statistics.median(cpu_t[k][i] / cpu_t["plain"][i]
+                                      for i in range(args.reps)
+                                      if cpu_t["plain"][i])
         rows.append([
             labels[k], f"{med:.3f}", fmt(spread(t[k]), 1, "%"),
             "" if k == "plain" else f"{100 * (ratio[k] - 1):+.1f}%",
+            f"{statistics.median(cpu_t[k]):.3f}",
+            "" if k == "plain" else f"{100 * (cpu_ratio - 1):+.1f}%",
             "n/a" if irk is None or not ir.get("plain") else
             f"{irk / 1e6:,.0f}M" if k == "plain" else
             f"{100 * (irk / ir['plain'] - 1):+.1f}%",
@@ -337,6 +349,7 @@ def whole_program(args, st, out_dir, name, sources, run_args, ldflags,
         ])
     return table(
         [name, "time s (median)", "spread", "vs plain",
+         "CPU s (all threads)", "vs plain",
          f"Ir vs plain ({' '.join(ir_args)})", "instr. calls",
          "ns/call", "compile CPU s", "vs plain", "size KiB", "vs plain",
          "peak RSS MiB", "Δ KiB"], rows)

@@ -91,7 +91,12 @@ CREATE TABLE IF NOT EXISTS spikes_local (
     recent_offsets_ns Array(Int64),
     recent_durations_ns Array(UInt64),
     recent_depths Array(UInt16),
-    untimed_callees Array(String)
+    untimed_callees Array(String),
+    sampled_functions Array(String),
+    sampled_objects Array(String),
+    sampled_samples UInt32,
+    sampled_agree UInt32,
+    sampled_ns UInt64
 ) ENGINE = MergeTree()
 PARTITION BY toYYYYMM(date)
 ORDER BY (build_id, function, start_time_ns);

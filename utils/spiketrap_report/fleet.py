@@ -120,6 +120,14 @@ def fleet_spike_row(s, run, fns, spikes):
                 "recent_depths": [c["depth"] for c in recent],
                 "untimed_callees": [fns[f]["name"]
                                     for f in s.get("untimed_callees", [])]})
+    sm = s.get("sampled", {})
+    found = (s["stack"][-1].get("sampled_callees", [])
+             if sm.get("culprit") is not None else [])
+    row.update({"sampled_functions": [fns[f]["name"] for f in found],
+                "sampled_objects": [fns[f].get("object", "") for f in found],
+                "sampled_samples": sm.get("samples", 0),
+                "sampled_agree": sm.get("agree", 0),
+                "sampled_ns": sm.get("estimated_ns", 0)})
     return row
 
 

@@ -154,6 +154,12 @@ def _link_problems(rep, problem):
             link("%s.recent[%d].function" % (at, j), call["function"], fns, "functions")
         for j, f in enumerate(s.get("untimed_callees", ())):
             link("%s.untimed_callees[%d]" % (at, j), f, fns, "functions")
+        if s.get("sampled", {}).get("culprit") is not None:
+            link(at + ".sampled.culprit", s["sampled"]["culprit"], fns, "functions")
+        for j, level in enumerate(s["stack"]):
+            for k, f in enumerate(level.get("sampled_callees", ())):
+                link("%s.stack[%d].sampled_callees[%d]" % (at, j, k), f, fns,
+                     "functions")
     for kind in ("hangs", "open"):
         for i, h in enumerate(rep.get(kind, ())):
             at = "$.%s[%d]" % (kind, i)
@@ -213,8 +219,9 @@ def reports_each(paths, errors):
 # --- records and their links -----------------------------------------------
 
 def function_key(f):
-    """What makes two reports' functions one: name, file and line."""
-    return (f["name"], f["file"], f["line"])
+    """What makes two reports' functions one: name, file, line and object
+    (code found by samples outside the instrumented code has no file)."""
+    return (f["name"], f["file"], f["line"], f.get("object"))
 
 
 def run_meta(run):
@@ -245,6 +252,8 @@ def relink(kind, record, fmap, run_base=0, spike_id=None, **ids):
     stack = []
     for level in record["stack"]:
         level = dict(level, function=fmap[level["function"]])
+        if "sampled_callees" in level:
+            level["sampled_callees"] = [fmap[f] for f in level["sampled_callees"]]
         if kind == "spike" and "spike" in level:
             level["spike"] = spike_id(level["spike"])
             if level["spike"] is None:
@@ -260,13 +269,16 @@ def relink(kind, record, fmap, run_base=0, spike_id=None, **ids):
                                 for c in record["recent"]]
         if "untimed_callees" in record:
             record["untimed_callees"] = [fmap[f] for f in record["untimed_callees"]]
+        if record.get("sampled", {}).get("culprit") is not None:
+            record["sampled"] = dict(record["sampled"],
+                                     culprit=fmap[record["sampled"]["culprit"]])
     return record
 
 
 # --- merging, statistics, filtering ----------------------------------------
 
 def merge(reports):
-    """One report holding every run; functions are one by (name, file, line).
+    """One report holding every run; functions are one by function_key.
     A single report is already one: it comes back as it is."""
     if len(reports) == 1:
         return reports[0]
@@ -284,6 +296,9 @@ def merge(reports):
                 out["functions"].append({"id": ids[key], "name": f["name"],
                                          "file": f["file"], "line": f["line"],
                                          "calls": 0, "spikes": 0})
+                for k in ("object", "instrumented"):  # code found by samples
+                    if k in f:
+                        out["functions"][-1][k] = f[k]
             out["functions"][ids[key]]["calls"] += f["calls"]
             fmap.append(ids[key])
         moved = lambda i: i + spike_base

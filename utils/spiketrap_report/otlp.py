@@ -111,6 +111,16 @@ def otlp_spans(rep, spike, run_id, base_ns):
         if depth == len(stack) - 1:
             attrs += [("spiketrap.signal", spike.get("signal")),
                       ("spiketrap.wait_lower_bound", spike.get("wait_lower_bound"))]
+            sm = spike.get("sampled")
+            if sm:
+                attrs.append(("spiketrap.sampled.samples", sm["samples"]))
+            if sm and sm["culprit"] is not None:
+                attrs += [("spiketrap.sampled.functions",
+                           " > ".join(fns[f]["name"]
+                                      for f in level.get("sampled_callees", []))),
+                          ("spiketrap.sampled.culprit", fns[sm["culprit"]]["name"]),
+                          ("spiketrap.sampled.agree", sm["agree"]),
+                          ("spiketrap.sampled.estimated_ns", sm["estimated_ns"])]
             w = spike.get("longest_wait")
             if w:
                 attrs += [("spiketrap.longest_wait.call", w["call"]),

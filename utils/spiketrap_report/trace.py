@@ -49,9 +49,17 @@ def trace(rep):
         for key in ("message", "ot_message", "wait_ns", "kernel"):
             if key in level:
                 args[key] = level[key]
+        if level.get("sampled_callees"):
+            args["sampled_callees"] = [fns[i]["name"]
+                                       for i in level["sampled_callees"]]
         if own:
             args.update(spike=own["id"], duration_ns=own["duration_ns"],
                         threshold_ns=own["threshold_ns"])
+            sm = own.get("sampled")
+            if sm and own is s:  # the samples of the spiking call
+                args["sampled"] = "%d samples%s" % (sm["samples"], "" if sm[
+                    "culprit"] is None else ", %d agree on %s for about %d ns" % (
+                    sm["agree"], fns[sm["culprit"]]["name"], sm["estimated_ns"]))
             if "longest_wait" in own and own is s:  # waits of the spiking call
                 w = own["longest_wait"]
                 args["longest_wait"] = "%d ns in %s%s" % (

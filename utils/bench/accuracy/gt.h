@@ -41,7 +41,7 @@
 #define GT_INLINE static inline __attribute__((always_inline))
 #define GT_MS 1000000LL /* ns */
 
-enum { GT_MAX = 256 };
+enum { GT_MAX = 4096 };
 struct gt_rec {
   const char *kind, *stack, *expect;
   long long tid, start, end;

@@ -1,0 +1,930 @@
+//===- spiketrap_sampler.cpp - Samples of a call that runs long -----------===//
+//
+// The signal (a real-time one the program leaves at its default action,
+// from SIGRTMAX down), its handler, the per-thread sample buffers and
+// timers, and the culprit a spike's samples agree on. Who sends what:
+//   - the watcher thread looks at every thread each tick (samplerWatch);
+//     one with a call open past half its threshold, not waiting in an
+//     interposed call and not sampling itself yet, gets one queued signal
+//     (rt_tgsigqueueinfo, carrying our cookie);
+//   - the handler, on that thread, takes a sample and arms the thread's own
+//     timer (SIGEV_THREAD_ID), which signals it again after a period: 100 us,
+//     or 1/16 of the open call's age, or 20 times what the last sample cost,
+//     whichever is longest; it disarms when no call is past half its
+//     threshold any more;
+//   - an interposed wait disarms it first (samplerPauseForWait): no signal
+//     makes a sleep or a poll return EINTR.
+// This file has unwind tables: _Unwind_Backtrace starts in the handler.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_sampler.h"
+#include "spiketrap_adaptive.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_format.h"
+#include "spiketrap_spinlock.h"
+#include "spiketrap_thread.h"
+
+#include <atomic>
+#include <errno.h>
+#include <fcntl.h>
+#include <gnu/libc-version.h>
+#include <link.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <setjmp.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <time.h>
+#include <unwind.h>
+
+extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
+
+namespace __spiketrap {
+
+namespace {
+
+// The sampling signal; 0: none (sampling off, or given up to the program).
+int SampleSig;
+// Our signals carry its address: a program's own signal of that number (it
+// has no handler of its own for it, or we would have moved) is ignored.
+char Cookie;
+uint32_t Pid;
+
+// The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
+// take tens of nanoseconds each.
+uintptr_t VdsoLo, VdsoHi;
+
+// Functions whose frames are not what their unwind tables say while they
+// run (the unwinder installing a landing pad rewrites its own frame's saved
+// registers; longjmp and context switches move the stack pointer): a walk
+// that meets one stops there (it would follow a wrong frame to a wrong
+// return address, and read code at it). Their starts, as the unwind tables
+// give them.
+uintptr_t Unsafe[10];
+uint32_t NumUnsafe;
+
+constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
+// What a sample costs the thread (measured on our VM: the signal's round
+// trip ~4 us, ~0.4 us a frame unwound), and at most 1/20 of its time goes
+// to them. From the frames, not the clock: a sample the thread was
+// preempted in would stretch the period for nothing.
+constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
+constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
+uint64_t PeriodTicks;
+// How late the first sample of a call may come (after half its threshold)
+// and still stand for the call's start: the watcher's tick, and a loaded
+// machine's delay in waking it.
+constexpr uint64_t kLateNs = 5000000;
+uint64_t LateTicks;
+uint32_t Epoch; // samplerForgetSamples calls
+uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
+
+// Marks a frame whose entry hook has not finished (spiketrap_hooks.cpp).
+constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
+
+long sys(long Nr, long A = 0, long B = 0, long C = 0, long D = 0) {
+  return arch::rawSyscall(Nr, A, B, C, D, 0, 0);
+}
+
+//===-- The thread's own side: handler, timer, unwinding ------------------===//
+
+// The timer that signals this thread while a call of it is open past half
+// its threshold (a raw system call: timer_create is not async-signal-safe).
+bool makeTimer(ThreadState &T, SampleBuffer &B, int Sig) {
+  struct sigevent Ev;
+  memset(&Ev, 0, sizeof(Ev));
+  Ev.sigev_notify = SIGEV_THREAD_ID;
+  Ev.sigev_signo = Sig;
+  Ev.sigev_value.sival_ptr = &Cookie;
+  Ev._sigev_un._tid = pid_t(T.Tid); // sigev_notify_thread_id
+  int Id = 0;
+  if (sys(SYS_timer_create, CLOCK_MONOTONIC, long(&Ev), long(&Id)) != 0)
+    return false;
+  B.TimerId = Id;
+  B.HasTimer = 1;
+  return true;
+}
+
+void setTimer(SampleBuffer &B, uint64_t Ns) {
+  struct itimerspec V = {};
+  V.it_value.tv_sec = time_t(Ns / 1000000000);
+  V.it_value.tv_nsec = long(Ns % 1000000000);
+  sys(SYS_timer_settime, B.TimerId, 0, long(&V), 0);
+}
+
+void disarm(SampleBuffer &B) {
+  __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
+  if (B.HasTimer)
+    setTimer(B, 0);
+}
+
+// The first level a sample of T reaches: the innermost live handler's floor
+// (a signal handler of the program samples only its own frames).
+uint32_t sampleFloor(const ThreadState &T) {
+  uint32_t N = T.NumSignals;
+  return N && N <= kMaxSignalNesting ? T.Signals[N - 1].Floor : 0;
+}
+
+// One unwinding: from the interrupted frame out to the activation of level
+// Floor, the innermost frames first, kept in a ring of the last (outermost)
+// kSampleFrames. libgcc hands each callback the frame's PC and function but
+// the CFA of the frame inside it: a frame is written at the next callback,
+// which knows its CFA.
+struct Walk {
+  const ThreadState *T;
+  Sample *S;
+  uintptr_t Pc;    // where the signal interrupted the thread
+  bool Found;      // the interrupted frame was reached (the handler's are
+                   // before it)
+  bool Broken;     // given up: an unsafe place, or frames that make no sense
+  uintptr_t Cfa;   // the last frame's
+  uint32_t Before; // frames before it
+  int32_t J, Floor; // the next timed level to meet, innermost first
+  uint32_t N;       // frames written (may pass kSampleFrames)
+  uintptr_t Fn;     // the frame waiting for its CFA (0: none)
+};
+
+void put(Walk &W, uintptr_t Fn, const spiketrap_desc *D, uint64_t Start) {
+  W.S->F[W.N % kSampleFrames] = {Fn, D, Start};
+  ++W.N;
+}
+
+// Writes the waiting frame, whose CFA is Cfa: the activation of timed
+// level J if it holds that level's return-address slot (or a scope's
+// local); frames inside it lie below. Returns whether the walk is done.
+bool flush(Walk &W, uintptr_t Cfa) {
+  bool Activation = false;
+  while (W.J >= W.Floor && Cfa > uintptr_t(W.T->Frames[W.J].Addr)) {
+    const Frame &F = W.T->Frames[W.J];
+    // A patched site's trampoline calls the function's own code: two
+    // frames, one activation. Kept as one (the function's, with the
+    // activation), or a timed recursion would fill the sample twice as fast.
+    uintptr_t Entry = uintptr_t(__spiketrap_desc_entry(F.Desc));
+    SampleFrame *Inner = W.N ? &W.S->F[(W.N - 1) % kSampleFrames] : nullptr;
+    if (!Activation && Entry && W.Fn != Entry && Inner && !Inner->Desc &&
+        Inner->Fn == Entry)
+      *Inner = {Entry, F.Desc, F.Start};
+    else
+      put(W, W.Fn, F.Desc, F.Start);
+    Activation = true;
+    --W.J;
+  }
+  if (!Activation)
+    put(W, W.Fn, nullptr, 0);
+  // Out past the first timed frame, or a stack that never ends.
+  return W.J < W.Floor || W.N > 4 * kSampleFrames;
+}
+
+_Unwind_Reason_Code step(_Unwind_Context *C, void *P) {
+  Walk &W = *static_cast<Walk *>(P);
+  int Signal = 0;
+  uintptr_t Ip = _Unwind_GetIPInfo(C, &Signal);
+  uintptr_t Start = _Unwind_GetRegionStart(C);
+  if (!W.Found && Ip != W.Pc)
+    return ++W.Before > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
+  // Its frame, or one it called (the unwinder's install of a landing pad
+  // rewrites its caller's saved registers), is not to be stepped out of.
+  for (uint32_t I = 0; I < NumUnsafe; ++I)
+    if (Start && Start == Unsafe[I]) {
+      W.Broken = true;
+      return _URC_END_OF_STACK;
+    }
+  if (!W.Found) {
+    W.Found = true;
+  } else {
+    // Each frame is further out than the last.
+    uintptr_t Cfa = _Unwind_GetCFA(C);
+    if (Cfa <= W.Cfa) {
+      W.Broken = true;
+      return _URC_END_OF_STACK;
+    }
+    W.Cfa = Cfa;
+    if (flush(W, Cfa)) {
+      W.Fn = 0;
+      return _URC_END_OF_STACK;
+    }
+  }
+  W.Fn = Start;
+  if (!W.Fn) // no unwind entry: the PC names it (the walk ends there)
+    W.Fn = Ip;
+  return _URC_NO_REASON;
+}
+
+// The latest-started open call of T past half its threshold at Now (null:
+// none). The innermost sets the pace: a call that runs for the whole
+// program (a main loop) would be sampled ever more slowly, and a spike
+// inside it with it. Levels below Floor are the interrupted code's, when a
+// handler runs.
+const Frame *hotFrame(const ThreadState &T, uint32_t Floor, uint32_t Depth,
+                      uint64_t Now) {
+  for (uint32_t J = Depth; J-- > Floor;) {
+    const Frame &F = T.Frames[J];
+    uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+    if (uintptr_t(F.Addr) == kUnderConstruction || Thr == kNever ||
+        Now < F.Start)
+      continue;
+    if ((Now - F.Start) * 2 >= Thr)
+      return &F;
+  }
+  return nullptr;
+}
+
+// Takes a sample of the code the signal interrupted (on this thread) and
+// says when to take the next, in ns (0: stop).
+uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
+  uint64_t T0 = now();
+  uint32_t Depth = T.Depth;
+  if (T.Status != StatusActive || !Depth || Depth > kMaxDepth)
+    return 0;
+  uint32_t Floor = sampleFloor(T);
+  if (Floor >= Depth)
+    return 0;
+  const Frame *Hot = hotFrame(T, Floor, Depth, T0);
+  if (!Hot)
+    return 0;
+  __atomic_store_n(&B.HotStart, Hot->Start, __ATOMIC_RELAXED);
+  uint64_t Age = T0 - Hot->Start, Period = PeriodTicks;
+  if (Age / kAgeShare > Period)
+    Period = Age / kAgeShare;
+  // The last sample's depth tells what the next will cost.
+  if (B.CostTicks * kCostShare > Period)
+    Period = B.CostTicks * kCostShare;
+  if (B.Reading ||
+      uintptr_t(T.Frames[Depth - 1].Addr) == kUnderConstruction) {
+    ++B.Dropped; // the exit path is reading the samples, or a hook is midway
+    return ticksToNs(Period);
+  }
+  constexpr uint32_t kTail = kSampleSlots - kSampleHead;
+  Sample &S = B.Slots[B.Session < kSampleHead
+                          ? B.Session
+                          : kSampleHead + (B.Session - kSampleHead) % kTail];
+  Walk W = {&T, &S, arch::contextPc(Uctx), false, false, 0, 0,
+            int32_t(Depth - 1), int32_t(Floor), 0, 0};
+  _Unwind_Backtrace(step, &W);
+  if (W.Fn) // the walk ended where the unwind tables did: its CFA is unknown
+    put(W, W.Fn, nullptr, 0);
+  if (!W.Found || !W.N || W.Broken) {
+    S.Frames = 0;
+    ++B.Dropped;
+    return ticksToNs(Period);
+  }
+  // Outermost first: the ring from its newest entry back.
+  uint32_t Kept = W.N < kSampleFrames ? W.N : kSampleFrames;
+  SampleFrame Tmp[kSampleFrames];
+  for (uint32_t I = 0; I < Kept; ++I)
+    Tmp[I] = S.F[(W.N - 1 - I) % kSampleFrames];
+  memcpy(S.F, Tmp, Kept * sizeof(SampleFrame));
+  S.Frames = Kept;
+  S.Cut = W.N - Kept;
+  S.Epoch = __atomic_load_n(&Epoch, __ATOMIC_RELAXED);
+  S.Run = B.Run;
+  S.PeriodUs = uint32_t(ticksToNs(Period) / 1000);
+  S.Time = T0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  ++B.Taken;
+  ++B.Session;
+  __atomic_fetch_add(&SamplesTaken, 1, __ATOMIC_RELAXED);
+  B.CostTicks = nsToTicks(kSampleBaseNs + kSampleFrameNs * W.N);
+  return ticksToNs(Period);
+}
+
+void handler(int Sig, siginfo_t *Info, void *Uctx) {
+  if (!Info || Info->si_value.sival_ptr != &Cookie)
+    return; // the program's own, sent with no handler of its own
+  ThreadState &T = threadState;
+  SampleBuffer *B = T.Samples;
+  if (!B)
+    return;
+  int Saved = errno;
+  if (Info->si_code == SI_QUEUE) { // the watcher's
+    __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
+    // Sampling starts anew, unless it runs already (a call got hot inside
+    // the one it ran for): then the outer call's first samples stay.
+    if (!__atomic_load_n(&B->Armed, __ATOMIC_RELAXED)) {
+      ++B->Run;
+      B->Session = 0;
+    }
+  }
+  // Against samplerSignalTaken: it clears SampleSig, then waits for
+  // InHandler; we set InHandler, then read SampleSig. Once the signal is
+  // given up, its timers are samplerSignalTaken's to delete: hands off.
+  __atomic_store_n(&B->InHandler, 1, __ATOMIC_SEQ_CST);
+  if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST)) {
+    uint64_t Next = takeSample(T, *B, Uctx);
+    if (!Next || T.InWait) {
+      disarm(*B);
+    } else if (B->HasTimer || makeTimer(T, *B, Sig)) {
+      __atomic_store_n(&B->Armed, 1, __ATOMIC_RELAXED);
+      setTimer(*B, Next);
+    }
+  }
+  __atomic_store_n(&B->InHandler, 0, __ATOMIC_RELEASE);
+  errno = Saved;
+}
+
+_Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
+  ++*static_cast<int *>(P);
+  return _URC_NO_REASON;
+}
+
+//===-- The watcher's side: buffers, kicks -------------------------------===//
+
+// Buffers of threads that exited, for the next; and how many the last look
+// wanted. Taken under the registry lock (the watcher) and at thread exit.
+SpinLock FreeLock;
+SampleBuffer *FreeList;
+uint32_t NumFree, Wanted;
+constexpr uint32_t kMaxBuffers = 1024, kReserve = 2;
+// Every buffer made, in use or free: Allocated of them.
+SampleBuffer *AllBuffers[kMaxBuffers];
+uint32_t Allocated;
+
+SampleBuffer *takeFree() {
+  FreeLock.lock();
+  SampleBuffer *B = FreeList;
+  if (B) {
+    FreeList = B->NextFree;
+    --NumFree;
+  }
+  FreeLock.unlock();
+  return B;
+}
+
+void giveBack(SampleBuffer *B) {
+  FreeLock.lock();
+  B->NextFree = FreeList;
+  FreeList = B;
+  ++NumFree;
+  FreeLock.unlock();
+}
+
+// Whether thread Tid blocks Sig (its SigBlk in /proc): a thread that does
+// may be waiting for it with sigwait, which must never see ours. 1: it
+// does, 0: it does not, -1: not known now (while a thread waits in
+// sigtimedwait its mask shows the signals it waits for unblocked: only a
+// running thread's is its own).
+int blocks(uint32_t Tid, int Sig) {
+  Buffer Path;
+  Path.format("/proc/self/task/{}/status", Tid);
+  Path.push_back('\0');
+  int Fd = open(Path.data(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return 1;
+  char Text[4096];
+  ssize_t N = read(Fd, Text, sizeof(Text) - 1);
+  close(Fd);
+  if (N <= 0)
+    return 1;
+  Text[N] = 0;
+  const char *State = strstr(Text, "State:");
+  const char *P = strstr(Text, "SigBlk:");
+  if (!State || !P)
+    return 1;
+  State += strspn(State + 6, " \t") + 6;
+  if (*State != 'R')
+    return -1;
+  unsigned long long Mask = strtoull(P + 7, nullptr, 16);
+  return (Mask >> (Sig - 1)) & 1;
+}
+
+
+} // namespace
+
+//===-- Start-up, the watcher's look, exit, fork --------------------------===//
+
+namespace {
+// The unwinder finds a PC's unwind entry with _dl_find_object (glibc 2.35
+// on; libgcc 12 uses it when built against such a glibc), which takes no
+// lock. Before, it walked dl_iterate_phdr under the loader's lock: a sample
+// taken while the thread held it (in dlopen) would wait for itself.
+bool lockFreeUnwinding() {
+  int Major = 0, Minor = 0;
+  const char *V = gnu_get_libc_version();
+  return V && sscanf(V, "%d.%d", &Major, &Minor) == 2 &&
+         (Major > 2 || (Major == 2 && Minor >= 35));
+}
+} // namespace
+
+bool samplerInit() {
+  if (!flags.enabled || !flags.sample || !arch::kHasCounter)
+    return false;
+  if (!lockFreeUnwinding()) {
+    if (flags.verbosity >= 1)
+      logLine("sample=1: this C library is older than glibc 2.35 (unwind "
+              "tables are looked up under the loader's lock); no sampling");
+    return false;
+  }
+  Pid = uint32_t(getpid());
+  PeriodTicks = nsToTicks(kPeriodNs);
+  LateTicks = nsToTicks(kLateNs);
+  if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
+          getauxval(AT_SYSINFO_EHDR))) {
+    auto *Ph = reinterpret_cast<const ElfW(Phdr) *>(
+        reinterpret_cast<const char *>(E) + E->e_phoff);
+    for (int I = 0; I < E->e_phnum; ++I)
+      if (Ph[I].p_type == PT_LOAD) {
+        VdsoLo = uintptr_t(E);
+        VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
+      }
+  }
+  // The unwinder's one-time set-up (and its lazy bindings) now, not in a
+  // handler.
+  int Frames = 0;
+  _Unwind_Backtrace(countFrames, &Frames);
+  const void *const Risky[] = {
+      reinterpret_cast<const void *>(&_Unwind_RaiseException),
+      reinterpret_cast<const void *>(&_Unwind_Resume),
+      reinterpret_cast<const void *>(&_Unwind_Resume_or_Rethrow),
+      reinterpret_cast<const void *>(&_Unwind_ForcedUnwind),
+      reinterpret_cast<const void *>(&longjmp),
+      reinterpret_cast<const void *>(&_longjmp),
+      reinterpret_cast<const void *>(&siglongjmp),
+      reinterpret_cast<const void *>(&setcontext),
+      reinterpret_cast<const void *>(&swapcontext)};
+  static_assert(sizeof(Risky) / sizeof(Risky[0]) <= sizeof(Unsafe) /
+                                                        sizeof(Unsafe[0]));
+  for (const void *F : Risky)
+    // Where the unwind tables start it (a PLT entry's: the PLT's). The
+    // lookup is for a return address: one byte in.
+    if (void *S = _Unwind_FindEnclosingFunction(
+            const_cast<char *>(static_cast<const char *>(F)) + 1))
+      Unsafe[NumUnsafe++] = uintptr_t(S);
+  // A real-time signal the program leaves alone, from the last down (
+  // programs hand them out from SIGRTMIN up).
+  struct sigaction Ours = {};
+  Ours.sa_sigaction = handler;
+  Ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  sigfillset(&Ours.sa_mask);
+  for (int Sig = SIGRTMAX; Sig >= SIGRTMIN + 8; --Sig) {
+    struct sigaction Old;
+    if (__sigaction(Sig, nullptr, &Old) != 0 ||
+        (Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
+      continue;
+    if (__sigaction(Sig, &Ours, nullptr) != 0)
+      continue;
+    __atomic_store_n(&SampleSig, Sig, __ATOMIC_RELEASE);
+    samplerRefill(); // the first threads' buffers
+    return true;
+  }
+  return false;
+}
+
+SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
+                                            bool &Running,
+                                            RearmRequest &Rearm) {
+  bool Waiting = __atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST);
+  Running = Running || !Waiting;
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
+  if (!Sig || SPIKETRAP_RACY(T.Status) != StatusActive)
+    return UINT64_MAX;
+  uint32_t Depth = SPIKETRAP_RACY(T.Depth);
+  if (!Depth || Depth > kMaxDepth)
+    return UINT64_MAX;
+  bool Hot = false;
+  uint64_t Next = UINT64_MAX, HotStart = 0;
+  for (uint32_t J = 0; J < Depth; ++J) {
+    const Frame &F = T.Frames[J];
+    uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
+    Thr = Thr ? Thr : globalThresholdTicks;
+    if (uintptr_t(SPIKETRAP_RACY(F.Addr)) == kUnderConstruction ||
+        Thr == kNever)
+      continue;
+    uint64_t Start = SPIKETRAP_RACY(F.Start), Half = Start + Thr / 2;
+    if (Now >= Half) {
+      Hot = true;
+      HotStart = Start;
+    }
+    // A deadline only for a call open a quarter of it already: a loop of
+    // short calls would have the watcher chase each one.
+    else if (Half < Next && (Now - Start) * 4 >= Thr / 2)
+      Next = Half;
+  }
+  if (!Hot || Waiting || SPIKETRAP_RACY(T.WaitsForSignals))
+    return Next;
+  SampleBuffer *B = T.Samples;
+  if (!B) {
+    if ((B = takeFree())) {
+      B->MaskTid = 0;
+      __atomic_store_n(&T.Samples, B, __ATOMIC_RELEASE);
+    } else {
+      ++Wanted;
+      return Next;
+    }
+  }
+  // The innermost call, past its threshold in its own time (or in code it
+  // calls untimed): its switched-off callees may hold that time.
+  const Frame &In = T.Frames[Depth - 1];
+  uint64_t InThr = SPIKETRAP_RACY(In.Threshold);
+  InThr = InThr ? InThr : globalThresholdTicks;
+  uint64_t InStart = SPIKETRAP_RACY(In.Start);
+  const spiketrap_desc *InDesc = SPIKETRAP_RACY(In.Desc);
+  if (InStart == HotStart && InThr != kNever && Now - InStart >= InThr &&
+      (Now - InStart - SPIKETRAP_RACY(In.ChildTicks)) * 2 >= InThr &&
+      InDesc && InDesc->num_callees &&
+      (__atomic_load_n(&B->RearmStart, __ATOMIC_ACQUIRE) != InStart ||
+       B->RearmDesc != InDesc))
+    Rearm = {B, InDesc, InStart};
+  // Sampling itself already at the pace of its innermost hot call, or our
+  // last signal not seen yet (the thread blocks it now, or has not run
+  // since). A call that got hot inside the one it samples for (a spike in
+  // a frame of a main loop) sets a faster pace: a signal now.
+  if ((__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) &&
+       __atomic_load_n(&B->HotStart, __ATOMIC_RELAXED) >= HotStart) ||
+      __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks)
+    return Next;
+  // Its signal mask, read once a second at most (a few tens of us, here
+  // under the registry lock: the first signal must not wait another tick).
+  if (B->MaskTid != T.Tid || Now - B->MaskAt > theClock.TicksPerSecond) {
+    int Blocks = blocks(T.Tid, Sig);
+    if (Blocks < 0)
+      return Next; // not known now: at the next look
+    B->MaskOk = !Blocks;
+    B->MaskAt = Now;
+    B->MaskTid = T.Tid;
+  }
+  if (!B->MaskOk)
+    return Next;
+  // Count the signal, then look at InWait (against samplerPauseForWait): a
+  // wait that began meanwhile holds it back, and none has begun since.
+  __atomic_store_n(&B->Kicks, B->Kicks + 1, __ATOMIC_SEQ_CST);
+  siginfo_t Info;
+  memset(&Info, 0, sizeof(Info));
+  Info.si_signo = Sig;
+  Info.si_code = SI_QUEUE;
+  Info.si_pid = int(Pid);
+  Info.si_uid = getuid();
+  Info.si_value.sival_ptr = &Cookie;
+  if (__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST) ||
+      sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info)) != 0)
+    __atomic_store_n(&B->Kicks, B->Kicks - 1, __ATOMIC_RELAXED);
+  else
+    ++KicksSent;
+  return Next;
+}
+
+void samplerRefill() {
+  // A few in reserve: a thread's first sampling does not wait a tick.
+  if (NumFree < kReserve)
+    Wanted += kReserve - NumFree;
+  for (; Wanted && Allocated < kMaxBuffers; --Wanted) {
+    void *P = mmap(nullptr, sizeof(SampleBuffer), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (P == MAP_FAILED)
+      break;
+    // Resident now: a page fault in the handler would land in the call
+    // being sampled.
+    madvise(P, sizeof(SampleBuffer), MADV_POPULATE_WRITE);
+    for (size_t Off = 0; Off < sizeof(SampleBuffer); Off += 4096)
+      arch::touchForWrite(static_cast<char *>(P) + Off);
+    auto *B = static_cast<SampleBuffer *>(P); // zeroed: a fresh buffer
+    AllBuffers[Allocated] = B;
+    __atomic_store_n(&Allocated, Allocated + 1, __ATOMIC_RELEASE);
+    giveBack(B);
+  }
+  Wanted = 0;
+}
+
+void samplerDetach(ThreadState &T) {
+  SampleBuffer *B = T.Samples;
+  if (!B)
+    return;
+  __atomic_store_n(&T.Samples, nullptr, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (__atomic_exchange_n(&B->HasTimer, 0, __ATOMIC_ACQ_REL))
+    sys(SYS_timer_delete, B->TimerId);
+  // Kicks and their count travel with the buffer: a kick still queued for
+  // this thread dies with it.
+  B->HasTimer = B->Armed = B->Reading = 0;
+  B->KicksSeen = B->Kicks;
+  B->Taken = B->Session = 0;
+  B->MaskTid = 0;
+  for (Sample &S : B->Slots) // the next thread's spikes must not see them
+    S.Frames = 0;
+  giveBack(B);
+}
+
+void samplerAfterForkChild() {
+  Pid = uint32_t(getpid());
+  // Timers are not inherited; the other threads' buffers are lost.
+  if (SampleBuffer *B = threadState.Samples) {
+    B->HasTimer = B->Armed = 0;
+    B->KicksSeen = B->Kicks;
+    B->MaskTid = 0;
+  }
+  FreeLock.reset();
+}
+
+void samplerRearm(const RearmRequest &R, uint64_t Now) {
+  SampleBuffer &B = *R.B;
+  auto *D = const_cast<spiketrap_desc *>(R.Desc);
+  __atomic_store_n(&B.RearmStart, 0, __ATOMIC_RELAXED);
+  uint32_t N = 0;
+  for (uint32_t I = 0; I < D->num_callees && N < kMaxCandidates; ++I)
+    if (const spiketrap_desc *C = calleeAt(D, I);
+        __atomic_load_n(&C->off, __ATOMIC_RELAXED))
+      B.Rearmed[N++] = C;
+  B.NumRearmed = N;
+  B.RearmDesc = D;
+  __atomic_store_n(&B.RearmStart, R.Start, __ATOMIC_RELEASE);
+  if (N)
+    adaptRearmCallees(D, Now);
+}
+
+uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
+                        const spiketrap_desc **Out) {
+  const SampleBuffer *B = T.Samples;
+  const Frame &F = T.Frames[Level];
+  if (!B || __atomic_load_n(&B->RearmStart, __ATOMIC_ACQUIRE) != F.Start ||
+      B->RearmDesc != F.Desc)
+    return 0;
+  uint32_t N = B->NumRearmed < kMaxCandidates ? B->NumRearmed : 0;
+  for (uint32_t I = 0; I < N; ++I)
+    Out[I] = B->Rearmed[I];
+  return N;
+}
+
+SamplerStats samplerStats() {
+  return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent,
+          __atomic_load_n(&Allocated, __ATOMIC_RELAXED)};
+}
+
+void samplerForgetSamples() {
+  __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED);
+}
+
+bool samplerPauseForWait(ThreadState &T) {
+  SampleBuffer *B = T.Samples;
+  if (!B)
+    return false;
+  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED))
+    disarm(*B);
+  // The watcher counts its signal, then reads InWait; we counted InWait,
+  // now read its count: one of us sees the other. A signal it sends now
+  // waits for the end of the wait, so the wait sees no EINTR.
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
+  if (!Sig || __atomic_load_n(&B->Kicks, __ATOMIC_SEQ_CST) ==
+                  __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED))
+    return false;
+  uint64_t Set = 1ull << (Sig - 1), Old = 0;
+  sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), long(&Old), sizeof(Set));
+  B->HeldSig = Old & Set ? 0 : Sig; // blocked by the program already: as is
+  return true;
+}
+
+uint32_t WatcherDozing;
+namespace {
+constexpr uint32_t kDozeStopped = 2; // watcherPause: no dozing
+}
+
+void samplerWakeWatcher() {
+  uint32_t Dozing = 1;
+  if (__atomic_compare_exchange_n(&WatcherDozing, &Dozing, 0, false,
+                                  __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    sys(SYS_futex, long(&WatcherDozing), FUTEX_WAKE_PRIVATE, 1);
+}
+
+void samplerDoze(uint64_t Ns, bool (*Running)(void *), void *Arg) {
+  uint32_t Awake = 0;
+  // Announced, then every thread looked at again (against waitEnd: it
+  // counts InWait down, then reads WatcherDozing): a thread that stopped
+  // waiting meanwhile is seen, or sees the watcher doze and wakes it.
+  if (!__atomic_compare_exchange_n(&WatcherDozing, &Awake, 1, false,
+                                   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    return; // stopped
+  if (!Running(Arg)) {
+    timespec T{time_t(Ns / 1000000000), long(Ns % 1000000000)};
+    sys(SYS_futex, long(&WatcherDozing), FUTEX_WAIT_PRIVATE, 1, long(&T));
+  }
+  uint32_t Dozing = 1;
+  __atomic_compare_exchange_n(&WatcherDozing, &Dozing, 0, false,
+                              __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+void samplerDozeStop() {
+  __atomic_store_n(&WatcherDozing, kDozeStopped, __ATOMIC_SEQ_CST);
+  sys(SYS_futex, long(&WatcherDozing), FUTEX_WAKE_PRIVATE, 1);
+}
+
+void samplerDozeReset() {
+  __atomic_store_n(&WatcherDozing, 0, __ATOMIC_SEQ_CST);
+}
+
+void samplerResumeAfterWait() {
+  SampleBuffer *B = threadState.Samples;
+  if (!B || !B->HeldSig)
+    return;
+  uint64_t Set = 1ull << (B->HeldSig - 1);
+  B->HeldSig = 0;
+  sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Set), 0, sizeof(Set));
+}
+
+bool samplerHandlerIs(const struct sigaction &A) {
+  return (A.sa_flags & SA_SIGINFO) && A.sa_sigaction == handler;
+}
+
+bool samplerHandlerIs(sighandler_t H) {
+  return reinterpret_cast<void *>(H) == reinterpret_cast<void *>(handler);
+}
+
+namespace {
+// Stops sampling on the signal the program takes, for the thread that has
+// buffer B: its timer goes (a signal it had pending goes with it), and a
+// queued signal is waited for.
+void stopBuffer(SampleBuffer &B) {
+  unsigned Spins = 0;
+  uint64_t Until = now() + nsToTicks(10000000);
+  while ((__atomic_load_n(&B.KicksSeen, __ATOMIC_RELAXED) !=
+              __atomic_load_n(&B.Kicks, __ATOMIC_RELAXED) ||
+          __atomic_load_n(&B.InHandler, __ATOMIC_SEQ_CST)) &&
+         now() < Until)
+    backOff(Spins);
+  if (__atomic_exchange_n(&B.HasTimer, 0, __ATOMIC_ACQ_REL))
+    sys(SYS_timer_delete, B.TimerId);
+  __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
+}
+} // namespace
+
+void samplerSignalTaken(int Sig) {
+  int Ours = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
+  if (!Ours || Sig != Ours)
+    return;
+  // The program's action must be all its own: no more of our signals, and
+  // none of ours still on the way. Sampling stops for the run.
+  __atomic_store_n(&SampleSig, 0, __ATOMIC_SEQ_CST);
+  uint32_t N = __atomic_load_n(&Allocated, __ATOMIC_ACQUIRE);
+  for (uint32_t I = 0; I < N; ++I)
+    stopBuffer(*AllBuffers[I]);
+  if (flags.verbosity >= 1)
+    logLine("sample: the program takes signal {}; sampling stops", Sig);
+}
+
+//===-- The culprit, when a spike is recorded -----------------------------===//
+
+namespace {
+bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
+
+// Samples that must agree: two in a row by chance are easy to get from a
+// call a preemption stretched (the samples after it resumes land wherever
+// its last microseconds run).
+constexpr uint32_t kMinAgree = 3;
+inline uint64_t min(uint64_t A, uint64_t B) { return A < B ? A : B; }
+
+// Whether two frames are the same activation as far as samples tell: a
+// timed one by its start, another by its function (the same function at the
+// same place in the chain, in consecutive samples).
+bool sameFrame(const SampleFrame &A, const SampleFrame &B) {
+  return A.Desc ? B.Desc == A.Desc && B.Start == A.Start
+                : !B.Desc && B.Fn == A.Fn;
+}
+} // namespace
+
+uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
+                      SampledFrame *Out, SampledStats &Stats) {
+  Stats = {};
+  SampleBuffer *B = T.Samples;
+  if (!B || !B->Taken)
+    return 0;
+  __atomic_store_n(&B->Reading, 1, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const Frame &K = T.Frames[Level];
+  // The samples taken while the call was open, oldest first, and where its
+  // activation is in each.
+  const Sample *W[kSampleSlots];
+  uint32_t Pos[kSampleSlots], N = 0;
+  uint32_t Now = __atomic_load_n(&Epoch, __ATOMIC_RELAXED);
+  for (const Sample &S : B->Slots) {
+    if (!S.Frames || S.Time < K.Start || S.Time > End || S.Epoch != Now)
+      continue;
+    for (uint32_t P = 0; P < S.Frames; ++P)
+      if (S.F[P].Desc == K.Desc && S.F[P].Start == K.Start) {
+        // In time order (the slots are not: the first few stay).
+        uint32_t I = N++;
+        for (; I && W[I - 1]->Time > S.Time; --I)
+          W[I] = W[I - 1], Pos[I] = Pos[I - 1];
+        W[I] = &S;
+        Pos[I] = P;
+        break;
+      }
+  }
+  Stats.Samples = N;
+  if (!N) {
+    __atomic_store_n(&B->Reading, 0, __ATOMIC_RELAXED);
+    return 0;
+  }
+  // The time each sample stands for, [From, To): halfway to its neighbours
+  // in its run (the thread ran, sampled every period, in between); a period
+  // at most across runs (it waited, or was not sampled, in between). The
+  // call's first sample stands for its start when it came in time (the
+  // time before half its threshold is not sampled); the last for its end
+  // when the call ended before the next.
+  uint64_t From[kSampleSlots], To[kSampleSlots];
+  uint64_t Thr = K.Threshold ? K.Threshold : globalThresholdTicks;
+  for (uint32_t I = 0; I < N; ++I) {
+    const Sample &S = *W[I];
+    uint64_t P = nsToTicks(uint64_t(S.PeriodUs) * 1000);
+    if (I && W[I - 1]->Run == S.Run)
+      From[I] = S.Time - (S.Time - W[I - 1]->Time) / 2;
+    else if (I)
+      From[I] = S.Time - min(P, (S.Time - W[I - 1]->Time) / 2);
+    else if (S.Time - K.Start <= Thr / 2 + LateTicks)
+      From[I] = K.Start;
+    else
+      From[I] = S.Time - min(P, S.Time - K.Start);
+    if (I + 1 < N && W[I + 1]->Run == S.Run)
+      To[I] = S.Time + (W[I + 1]->Time - S.Time) / 2;
+    else if (I + 1 < N)
+      To[I] = S.Time + min(P, (W[I + 1]->Time - S.Time) / 2);
+    else
+      To[I] = End - S.Time <= 2 * P ? End : S.Time + P;
+  }
+  // Above the call: the frames between the thread's timed levels, the same
+  // in every sample while the call is open (the latest has them).
+  uint32_t Count = 0, At = 0;
+  const Sample &Last = *W[N - 1];
+  for (uint32_t P = 0; P <= Pos[N - 1]; ++P) {
+    const SampleFrame &F = Last.F[P];
+    if (F.Desc)
+      for (uint32_t J = Level + 1; J-- > 0;)
+        if (T.Frames[J].Desc == F.Desc && T.Frames[J].Start == F.Start) {
+          At = J;
+          break;
+        }
+    Out[Count++] = {F.Fn, F.Desc, At,
+                    F.Desc ? uint32_t(SampledActivation | SampledTimed) : 0};
+  }
+  // Below it: the samples of its own time (none in a timed call inside it:
+  // that call's time is its own, and its spike names it), as deep as one
+  // activation holds most of them. Those that agree so far are X[Lo, Hi)
+  // (indices into W), each Depth frames below the call's activation.
+  uint32_t X[kSampleSlots], NX = 0;
+  for (uint32_t I = 0; I < N; ++I) {
+    bool Own = true;
+    for (uint32_t P = Pos[I] + 1; P < W[I]->Frames && Own; ++P)
+      Own = !W[I]->F[P].Desc;
+    if (Own)
+      X[NX++] = I;
+  }
+  Stats.Samples = NX;
+  // Its own time, which most must stand for: samples that all came late in
+  // a long call (it waited between them) say little about it.
+  uint64_t Own = End - K.Start;
+  Own = K.ChildTicks < Own ? Own - K.ChildTicks : 0;
+  auto frameAt = [&](uint32_t I, uint32_t Depth) -> const SampleFrame * {
+    uint32_t P = Pos[X[I]] + Depth;
+    return P < W[X[I]]->Frames ? &W[X[I]]->F[P] : nullptr;
+  };
+  uint32_t Lo = 0, Hi = NX, Depth = 1;
+  while (Count < kMaxSampled) {
+    uint32_t BestLo = 0, BestLen = 0;
+    for (uint32_t I = Lo; I < Hi;) {
+      const SampleFrame *F = frameAt(I, Depth);
+      if (!F) {
+        ++I;
+        continue;
+      }
+      uint32_t E = I + 1;
+      for (const SampleFrame *G; E < Hi && (G = frameAt(E, Depth)) &&
+                                 sameFrame(*F, *G);)
+        ++E;
+      if (E - I > BestLen)
+        BestLo = I, BestLen = E - I;
+      I = E;
+    }
+    uint64_t Ran = 0;
+    for (uint32_t I = BestLo; I < BestLo + BestLen; ++I)
+      Ran += To[X[I]] - From[X[I]];
+    if (BestLen < kMinAgree || BestLen * 2 <= NX || Ran * 2 <= Own)
+      break;
+    const SampleFrame &F = *frameAt(BestLo, Depth);
+    // A loop reading the clock is no one long call of clock_gettime: each
+    // takes tens of nanoseconds (the vDSO), however many samples land in one.
+    // Stop above the vDSO and above a function that is mostly a call into it.
+    uint32_t InVdso = 0;
+    for (uint32_t I = BestLo; I < BestLo + BestLen; ++I) {
+      const SampleFrame *G = frameAt(I, Depth + 1);
+      InVdso += G && inVdso(G->Fn);
+    }
+    if (!F.Desc && (inVdso(F.Fn) || InVdso * 2 > BestLen))
+      break;
+    Out[Count++] = {F.Fn, F.Desc, Level,
+                    SampledCulprit | (F.Desc ? uint32_t(SampledTimed) : 0)};
+    Lo = BestLo;
+    Hi = BestLo + BestLen;
+    ++Depth;
+    Stats.Agree = BestLen;
+    Stats.First = W[X[Lo]]->Time;
+    Stats.Last = W[X[Hi - 1]]->Time;
+    Stats.From = From[X[Lo]];
+    Stats.Ran = Ran;
+  }
+  __atomic_store_n(&B->Reading, 0, __ATOMIC_RELAXED);
+  return Count;
+}
+
+} // namespace __spiketrap

@@ -1,0 +1,182 @@
+//===- spiketrap_sampler.h - Samples of a call that runs long ---*- C++ -*-===//
+//
+// A timed call says how long it took, not where its time went when that was
+// in code that is not timed: a function adaptive mode switched off, a
+// library built without the plugin, a virtual call, a recursion below its
+// outermost call. So while a call is open past half its threshold, its
+// thread is sampled: the watcher thread (spiketrap_watcher.cpp) sends it a
+// signal, and the handler arms a timer on the thread that keeps signalling
+// it every ~100 us while such a call stays open. The handler unwinds the
+// interrupted stack (the unwind tables, through _Unwind_Backtrace) up to the
+// outermost timed frame and keeps the functions it passed in a buffer of the
+// thread's. When the call's spike is recorded, the samples taken during it
+// name the culprit: the deepest frame where most of them agree.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_SAMPLER_H
+#define SPIKETRAP_SAMPLER_H
+
+#include "spiketrap.h"
+#include "spiketrap_defs.h"
+#include "spiketrap_record.h"
+
+#include <signal.h>
+#include <stdint.h>
+
+namespace __spiketrap {
+
+struct ThreadState;
+
+// Frames kept per sample: the outermost ones, from the thread's first timed
+// frame in (a recursion 50 deep below it still fits).
+constexpr uint32_t kSampleFrames = 64;
+// Samples kept per thread: the first kSampleHead since sampling began (where
+// a culprit started) and the latest after them (where it ended). A long call
+// is sampled more slowly the longer it runs (every 1/16 of its age).
+constexpr uint32_t kSampleSlots = 16, kSampleHead = 4;
+
+// One frame of a sample, outermost first.
+struct SampleFrame {
+  uintptr_t Fn;               // start of its function (unwind tables), else PC
+  const spiketrap_desc *Desc; // the activation of a timed frame, else null
+  uint64_t Start;             // that timed frame's start ticks
+};
+struct Sample {
+  uint64_t Time;     // ticks
+  uint32_t Frames;   // in F
+  uint32_t Cut;      // frames past kSampleFrames were left out (innermost)
+  uint32_t Epoch;    // samplerForgetSamples calls before it was taken
+  uint32_t Run;      // samples of one run were taken a period apart, the
+                     // thread running (not waiting) in between
+  uint32_t PeriodUs; // until the next sample of its run
+  uint32_t Reserved;
+  SampleFrame F[kSampleFrames];
+};
+
+// A thread's samples and its sampling timer. The watcher allocates it (when
+// the thread is first to be sampled) and frees nothing: a thread that exits
+// hands it back for the next. Fields are the thread's unless marked.
+struct SampleBuffer {
+  // The watcher's.
+  SampleBuffer *NextFree; // the free list
+  uint32_t Kicks;         // signals sent to start sampling
+  uint32_t MaskTid;       // the thread whose signal mask was read, 0: none
+  uint64_t MaskAt;        // when (ticks)
+  uint32_t MaskOk;        // it does not block the signal
+  // The call whose switched-off callees the watcher timed again while it
+  // ran (past its threshold, in its own code or code it calls untimed), and
+  // which: recordSpike names them. RearmStart is published last.
+  const spiketrap_desc *RearmDesc;
+  uint64_t RearmStart;
+  uint32_t NumRearmed;
+  const spiketrap_desc *Rearmed[kMaxCandidates];
+  // The thread's.
+  uint32_t KicksSeen; // signals the handler saw
+  uint32_t InHandler; // the handler runs
+  int TimerId;        // the kernel's timer that signals this thread
+  uint32_t HasTimer;
+  uint32_t Armed;     // the timer will fire (read by the watcher)
+  uint64_t HotStart;  // start of the call the timer's period is for (read by
+                      // the watcher: a call that gets hot since is kicked)
+  uint32_t Reading;   // recordSpike is reading: a handler keeps out
+  int HeldSig;        // blocked during the current wait, to unblock after
+  uint64_t CostTicks; // what the last sample cost (estimated from its depth)
+  uint64_t Taken;     // samples written
+  uint64_t Session;   // of them, since sampling last started (the first
+                      // few stay: where a long call's culprit began)
+  uint32_t Run;       // sampling started (not armed) anew
+  uint64_t Dropped;   // signals that took no sample (the thread was busy...)
+  Sample Slots[kSampleSlots];
+};
+
+// SampledFrames a record holds at most.
+constexpr uint32_t kMaxSampled = kSampleFrames;
+
+// Start-up: chooses the signal, primes the unwinder. False: no sampling.
+bool samplerInit();
+// The watcher's look at a thread (registry lock held): starts sampling T
+// when a call of it is open past half its threshold and it is not waiting
+// in an interposed call, unless it samples itself already at that call's
+// pace (a call inside that gets hot is kicked too: its pace is faster).
+// Returns when the watcher should look again for T: when a call open a
+// while already will pass half its threshold (a call just opened is seen
+// at the next tick), or UINT64_MAX. Running: T is not waiting in an
+// interposed call (it may open a call any time).
+// Rearm: a call of T past its threshold in its own time, whose switched-off
+// callees are to be timed again now (samplerRearm, after the look): a
+// spike in one that recurs while the call runs (a frame loop inside one
+// long call) is then caught at its own level. Late probes did this in the
+// flag design.
+struct RearmRequest {
+  SampleBuffer *B;
+  const spiketrap_desc *Desc;
+  uint64_t Start;
+};
+uint64_t samplerWatch(ThreadState &T, uint64_t Now, bool &Running,
+                      RearmRequest &Rearm);
+// The watcher, without the registry lock: times again the switched-off
+// callees of the call R names (adaptRearmCallees), and notes them for its
+// spike.
+void samplerRearm(const RearmRequest &R, uint64_t Now);
+// For recordSpike: the callees the watcher timed again while level Level of
+// T ran, into Out (kMaxCandidates); how many.
+uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
+                        const spiketrap_desc **Out);
+// After a look at every thread, without the lock: buffers the look asked for.
+void samplerRefill();
+// A thread's exit: its timer goes, its buffer back to the watcher.
+void samplerDetach(ThreadState &T);
+// In a forked child: the parent's timers are gone.
+void samplerAfterForkChild();
+// An interposed wait begins on this thread (InWait counted): no signal must
+// interrupt it. Its timer is disarmed, and a signal the watcher sent but
+// the thread has not seen yet is held back (blocked) until the wait ends:
+// true, and samplerResumeAfterWait must follow it.
+bool samplerPauseForWait(ThreadState &T);
+void samplerResumeAfterWait();
+
+// While every thread waits in an interposed call there is nothing to
+// sample: the watcher dozes instead of looking every millisecond, and the
+// first thread that stops waiting (waitEnd, after it counted InWait down)
+// or starts (its registration) wakes it. 1: dozing.
+extern uint32_t WatcherDozing;
+void samplerWakeWatcher();
+inline void samplerThreadRuns() {
+  if (SPIKETRAP_UNLIKELY(__atomic_load_n(&WatcherDozing, __ATOMIC_SEQ_CST)))
+    samplerWakeWatcher();
+}
+// The watcher, after a look that found every thread waiting: dozes until
+// Ns have passed or a thread wakes it. Running(Arg) looks again, after the
+// doze is announced (it returns whether a thread runs: no doze then).
+void samplerDoze(uint64_t Ns, bool (*Running)(void *), void *Arg);
+// watcherPause: a dozing watcher wakes, and dozes no more until
+// samplerDozeReset.
+void samplerDozeStop();
+void samplerDozeReset();
+// A shared object is about to be unloaded: samples taken so far may name
+// its code and descriptors, so spikes recorded from now on ignore them.
+void samplerForgetSamples();
+
+// Whether Sig is the sampling signal and A or H our handler for it (the
+// program sees the default action there).
+bool samplerHandlerIs(const struct sigaction &A);
+bool samplerHandlerIs(sighandler_t H);
+// The program installs an action for Sig: if it is ours, sampling moves to
+// another signal first (or stops), so the program's action is its own.
+void samplerSignalTaken(int Sig);
+
+// verbosity=1: what sampling did, for the watcher's line at exit.
+struct SamplerStats {
+  uint64_t Samples, Kicks, Buffers;
+};
+SamplerStats samplerStats();
+
+// For recordSpike, on T's own thread: the frames the samples of level
+// Level (open since its start, ending at End) agree on, into Out
+// (kMaxSampled); their number. Stats: how many samples, how many agree.
+uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
+                      SampledFrame *Out, SampledStats &Stats);
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_SAMPLER_H

@@ -1,0 +1,431 @@
+//===- spiketrap_symbols.cpp - Names of code that was not timed -----------===//
+#include "spiketrap_symbols.h"
+#include "spiketrap_crash_flag.h"
+#include "spiketrap_format.h"
+#include "spiketrap_tramp.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// C++ programs have the C++ library's demangler; C programs print symbols
+// as they are (C names are not mangled).
+extern "C" char *__cxa_demangle(const char *, char *, size_t *, int *)
+    __attribute__((weak));
+
+namespace __spiketrap {
+
+namespace {
+// The pass's names for a split function's parts (plugin/Insert.cpp).
+constexpr char kBody[] = ".spiketrap", kTimed[] = ".spiketrap_timed";
+
+bool endsWith(const char *S, size_t N, const char *Suffix) {
+  size_t K = strlen(Suffix);
+  return N >= K && memcmp(S + N - K, Suffix, K) == 0;
+}
+
+// Names as LLVM's demangler writes them (the descriptors'): the C++
+// library's writes "> >" for ">>".
+void normalize(char *S) {
+  char *Out = S;
+  for (char *P = S; *P; ++P)
+    if (!(*P == ' ' && P[1] == '>' && Out > S && Out[-1] == '>'))
+      *Out++ = *P;
+  *Out = 0;
+}
+
+// The trampolines of patched sites (spiketrap_tramp_<arch>.S): a frame one
+// of them called is the timed function's own code. (Weak: the unit tests
+// link the runtime's objects without them.)
+#define SPIKETRAP_TRAMP(Name) extern "C" char Name[] __attribute__((weak));
+SPIKETRAP_TRAMP(__spiketrap_tramp_0)
+SPIKETRAP_TRAMP(__spiketrap_tramp_1)
+SPIKETRAP_TRAMP(__spiketrap_tramp_2)
+SPIKETRAP_TRAMP(__spiketrap_tramp_3)
+SPIKETRAP_TRAMP(__spiketrap_tramp_4)
+SPIKETRAP_TRAMP(__spiketrap_tramp_5)
+SPIKETRAP_TRAMP(__spiketrap_tramp_6)
+SPIKETRAP_TRAMP(__spiketrap_tramp_fp)
+#if defined(__aarch64__)
+SPIKETRAP_TRAMP(__spiketrap_tramp_7)
+SPIKETRAP_TRAMP(__spiketrap_tramp_8)
+#endif
+#undef SPIKETRAP_TRAMP
+bool isSiteTrampoline(uintptr_t Fn) {
+#if defined(SPIKETRAP_SITE_SIZE)
+  const char *const Tramps[] = {
+      __spiketrap_tramp_0, __spiketrap_tramp_1, __spiketrap_tramp_2,
+      __spiketrap_tramp_3, __spiketrap_tramp_4, __spiketrap_tramp_5,
+      __spiketrap_tramp_6, __spiketrap_tramp_fp,
+#if defined(__aarch64__)
+      __spiketrap_tramp_7, __spiketrap_tramp_8,
+#endif
+  };
+  for (const char *T : Tramps)
+    if (T && Fn == uintptr_t(T))
+      return true;
+#else
+  (void)Fn;
+#endif
+  return false;
+}
+
+// A descriptor made for a symbol, with the strings it names.
+struct Made {
+  spiketrap_desc_abs Desc;
+  char Text[1]; // name, then file
+};
+} // namespace
+
+namespace {
+
+// The section table of an ELF file of our class, checked against its size.
+bool sections(const char *Map, size_t Size, const ElfW(Shdr) *&Sh,
+              size_t &NumSh) {
+  if (Size < sizeof(ElfW(Ehdr)) || memcmp(Map, ELFMAG, SELFMAG) != 0)
+    return false;
+  auto *E = reinterpret_cast<const ElfW(Ehdr) *>(Map);
+  if (E->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+      E->e_shentsize != sizeof(ElfW(Shdr)) || E->e_shoff > Size ||
+      E->e_shnum > (Size - E->e_shoff) / sizeof(ElfW(Shdr)))
+    return false;
+  Sh = reinterpret_cast<const ElfW(Shdr) *>(Map + E->e_shoff);
+  NumSh = E->e_shnum;
+  return true;
+}
+
+bool inFile(const ElfW(Shdr) &S, size_t Size) {
+  return S.sh_type != SHT_NOBITS && S.sh_offset <= Size &&
+         S.sh_size <= Size - S.sh_offset;
+}
+
+} // namespace
+
+Symbolizer::~Symbolizer() {
+  for (size_t I = 0; I < NumObjects; ++I)
+    if (Objects[I].Map)
+      munmap(const_cast<char *>(Objects[I].Map), Objects[I].Size);
+  for (size_t I = 0; I < NumEntries; ++I)
+    if (Entries[I].Desc &&
+        (Entries[I].Desc->flags & SPIKETRAP_DESC_SYMBOL))
+      reportFree(const_cast<spiketrap_desc *>(Entries[I].Desc));
+}
+
+bool Symbolizer::init(const spiketrap_desc *const *K, size_t N,
+                      size_t MaxFns) {
+  if (!Known.reset(N) || !Entries.reset(MaxFns))
+    return false;
+  for (size_t I = 0; I < N; ++I)
+    if (K[I] && __spiketrap_desc_name(K[I]))
+      Known[NumKnown++] = K[I];
+  sortBy(Known.begin(), Known.begin() + NumKnown,
+         [](const spiketrap_desc *A, const spiketrap_desc *B) {
+           int C = strcmp(__spiketrap_desc_name(A), __spiketrap_desc_name(B));
+           return C ? C < 0 : A < B;
+         });
+  return true;
+}
+
+const spiketrap_desc *Symbolizer::byName(const char *Name) const {
+  size_t Lo = 0, Hi = NumKnown;
+  while (Lo < Hi) {
+    size_t Mid = (Lo + Hi) / 2;
+    int C = strcmp(__spiketrap_desc_name(Known[Mid]), Name);
+    if (!C)
+      return Known[Mid];
+    if (C < 0)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  return nullptr;
+}
+
+const spiketrap_desc *Symbolizer::make(const char *Name, const char *File) {
+  size_t NameLen = strlen(Name), FileLen = strlen(File);
+  auto *M = static_cast<Made *>(
+      reportCalloc(1, sizeof(Made) + NameLen + FileLen + 1));
+  if (!M)
+    return nullptr;
+  memcpy(M->Text, Name, NameLen + 1);
+  memcpy(M->Text + NameLen + 1, File, FileLen + 1);
+  M->Desc.desc.flags = SPIKETRAP_DESC_SYMBOL;
+  M->Desc.name = M->Text;
+  M->Desc.file = M->Text + NameLen + 1;
+  return &M->Desc.desc;
+}
+
+Symbolizer::Object *Symbolizer::objectOf(uintptr_t Fn) {
+  if (!ObjectsRead) {
+    ObjectsRead = true;
+    size_t N = 0;
+    dl_iterate_phdr([](dl_phdr_info *, size_t, void *P) {
+      ++*static_cast<size_t *>(P);
+      return 0;
+    }, &N);
+    if (!Objects.reset(N + 4))
+      return nullptr;
+    dl_iterate_phdr(
+        [](dl_phdr_info *Info, size_t, void *P) {
+          auto &S = *static_cast<Symbolizer *>(P);
+          if (S.NumObjects == S.Objects.size())
+            return 1;
+          Object &O = S.Objects[S.NumObjects];
+          O = {};
+          O.Bias = Info->dlpi_addr;
+          O.Lo = UINTPTR_MAX;
+          for (int I = 0; I < Info->dlpi_phnum; ++I) {
+            const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
+            if (Ph.p_type != PT_LOAD)
+              continue;
+            uintptr_t Lo = Info->dlpi_addr + Ph.p_vaddr;
+            O.Lo = Lo < O.Lo ? Lo : O.Lo;
+            O.Hi = Lo + Ph.p_memsz > O.Hi ? Lo + Ph.p_memsz : O.Hi;
+          }
+          const char *Name = Info->dlpi_name;
+          if (!Name || !Name[0]) { // the program itself
+            ssize_t L = readlink("/proc/self/exe", O.Path, sizeof(O.Path) - 1);
+            O.Path[L > 0 ? L : 0] = 0;
+          } else {
+            strncpy(O.Path, Name, sizeof(O.Path) - 1);
+          }
+          ++S.NumObjects;
+          return 0;
+        },
+        this);
+  }
+  for (size_t I = 0; I < NumObjects; ++I)
+    if (Fn >= Objects[I].Lo && Fn < Objects[I].Hi)
+      return &Objects[I];
+  return nullptr;
+}
+
+namespace {
+// Maps O's file and finds its symbol table: .symtab (every function, static
+// ones too) when the file has one, else .dynsym.
+template <typename Object> void mapObject(Object &O) {
+  O.Tried = true;
+  if (!strchr(O.Path, '/'))
+    return; // the vdso: dladdr has its symbols
+  int Fd = open(O.Path, O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return; // a file gone since
+  struct stat St;
+  void *P = fstat(Fd, &St) == 0 && St.st_size > 0
+                ? mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE,
+                       Fd, 0)
+                : MAP_FAILED;
+  close(Fd);
+  if (P == MAP_FAILED)
+    return;
+  O.Map = static_cast<const char *>(P);
+  O.Size = size_t(St.st_size);
+  if (!sections(O.Map, O.Size, O.Sh, O.NumSh))
+    return;
+  static const uint32_t Types[] = {SHT_SYMTAB, SHT_DYNSYM};
+  for (uint32_t Type : Types) {
+    for (size_t I = 0; I < O.NumSh; ++I) {
+      const ElfW(Shdr) &S = O.Sh[I];
+      if (S.sh_type != Type || !inFile(S, O.Size) || S.sh_link >= O.NumSh ||
+          !inFile(O.Sh[S.sh_link], O.Size))
+        continue;
+      O.Sym = reinterpret_cast<const ElfW(Sym) *>(O.Map + S.sh_offset);
+      O.NumSym = S.sh_size / sizeof(ElfW(Sym));
+      O.Str = O.Map + O.Sh[S.sh_link].sh_offset;
+      O.StrSize = O.Sh[S.sh_link].sh_size;
+      return;
+    }
+  }
+}
+
+bool isFunction(const ElfW(Sym) &S) {
+  unsigned T = ELF64_ST_TYPE(S.st_info);
+  return (T == STT_FUNC || T == STT_GNU_IFUNC) && S.st_shndx != SHN_UNDEF;
+}
+} // namespace
+
+// The symbol of the function starting at (or containing) Fn: O's symbol
+// table, the dynamic symbols, then the GOT. Null when none.
+const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
+  if (O) {
+    if (!O->Tried)
+      mapObject(*O);
+    const char *Best = nullptr;
+    bool Exact = false, Global = false;
+    uintptr_t V = Fn - O->Bias;
+    for (size_t I = 0; I < O->NumSym; ++I) {
+      const ElfW(Sym) &S = O->Sym[I];
+      if (!isFunction(S) || S.st_name >= O->StrSize || V < S.st_value ||
+          V - S.st_value >= (S.st_size ? S.st_size : 1))
+        continue;
+      bool E = S.st_value == V, G = ELF64_ST_BIND(S.st_info) != STB_LOCAL;
+      // The one that starts there, a global one among aliases.
+      if (!Best || (E && !Exact) || (E == Exact && G && !Global)) {
+        Best = O->Str + S.st_name;
+        Exact = E;
+        Global = G;
+      }
+    }
+    if (Best && Best[0])
+      return Best;
+  }
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(Fn), &Info) && Info.dli_sname &&
+      Info.dli_saddr == reinterpret_cast<void *>(Fn))
+    return Info.dli_sname;
+  // A function with no symbol of its own (the C library's string functions
+  // are chosen at load time: memset is __memset_avx2_unaligned_erms, a
+  // local symbol stripped from libc.so.6) still has the name the program
+  // called it by, in some object's GOT.
+  for (size_t I = 0; I < NumObjects; ++I) {
+    Object &G = Objects[I];
+    if (!G.Tried)
+      mapObject(G);
+    for (size_t K = 0; K < G.NumSh; ++K) {
+      const ElfW(Shdr) &S = G.Sh[K];
+      if (S.sh_type != SHT_RELA || !inFile(S, G.Size) ||
+          S.sh_entsize != sizeof(ElfW(Rela)) || S.sh_link >= G.NumSh)
+        continue;
+      const ElfW(Shdr) &Syms = G.Sh[S.sh_link];
+      if (!inFile(Syms, G.Size) || Syms.sh_link >= G.NumSh ||
+          !inFile(G.Sh[Syms.sh_link], G.Size))
+        continue;
+      auto *Rel = reinterpret_cast<const ElfW(Rela) *>(G.Map + S.sh_offset);
+      for (size_t R = 0; R < S.sh_size / sizeof(ElfW(Rela)); ++R) {
+        uintptr_t Slot = G.Bias + Rel[R].r_offset;
+        size_t SymI = ELF64_R_SYM(Rel[R].r_info);
+        if (!SymI || Slot < G.Lo || Slot + sizeof(uintptr_t) > G.Hi ||
+            SymI >= Syms.sh_size / sizeof(ElfW(Sym)) ||
+            *reinterpret_cast<const uintptr_t *>(Slot) != Fn)
+          continue;
+        auto &Sym = reinterpret_cast<const ElfW(Sym) *>(G.Map +
+                                                         Syms.sh_offset)[SymI];
+        if (Sym.st_name < G.Sh[Syms.sh_link].sh_size)
+          return G.Map + G.Sh[Syms.sh_link].sh_offset + Sym.st_name;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// The descriptor of the function with a patched site whose code starts at
+// Fn (plugin/Sites.cpp): the prefix before it names it (x86-64: `lea
+// desc(%rip), %r11`; AArch64: the offset to it), and it names Fn's entry.
+const spiketrap_desc *Symbolizer::siteDescriptor(uintptr_t Fn, Object *O) {
+#if defined(SPIKETRAP_SITE_SIZE)
+  if (!O || Fn < O->Lo + SPIKETRAP_SITE_PREFIX)
+    return nullptr;
+  uintptr_t Prefix = Fn - SPIKETRAP_SITE_PREFIX;
+  int32_t Rel;
+#if defined(__x86_64__)
+  const auto *P = reinterpret_cast<const uint8_t *>(Prefix);
+  if (P[0] != 0x4c || P[1] != 0x8d || P[2] != 0x1d)
+    return nullptr;
+  memcpy(&Rel, P + 3, sizeof(Rel));
+  uintptr_t D = Prefix + 7 + uintptr_t(intptr_t(Rel));
+#else
+  memcpy(&Rel, reinterpret_cast<const void *>(Prefix), sizeof(Rel));
+  uintptr_t D = Prefix + uintptr_t(intptr_t(Rel));
+#endif
+  Object *DO = objectOf(D);
+  if (!DO || D + sizeof(spiketrap_desc) > DO->Hi)
+    return nullptr;
+  const auto *Desc = reinterpret_cast<const spiketrap_desc *>(D);
+  // The entry instruction is the function's first, or follows its landing
+  // pad (endbr64, bti c).
+  uintptr_t Entry = uintptr_t(__spiketrap_desc_entry(Desc));
+  return Entry >= Fn && Entry <= Fn + 4 ? Desc : nullptr;
+#else
+  (void)Fn, (void)O;
+  return nullptr;
+#endif
+}
+
+Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
+  for (size_t I = 0; I < NumEntries; ++I)
+    if (Entries[I].Fn == Fn)
+      return &Entries[I];
+  if (NumEntries == Entries.size())
+    return nullptr;
+  Entry &E = Entries[NumEntries++];
+  E = {Fn, nullptr, false, nullptr, 0};
+  Buffer Name;
+  if (crashing()) { // no files, no loader locks: the address is the name
+    Name.format("0x{:x}", Fn);
+    Name.push_back('\0');
+    E.Desc = make(Name.data(), "");
+    return &E;
+  }
+  Object *O = objectOf(Fn);
+  if ((E.Desc = siteDescriptor(Fn, O)))
+    return &E;
+  E.TimedPath = isSiteTrampoline(Fn);
+  const char *File = O ? O->Path : "";
+  const char *Raw = rawName(Fn, O);
+  if (!Raw) {
+    Name.format("0x{:x}", O ? Fn - O->Bias : Fn);
+    Name.push_back('\0');
+    E.Desc = make(Name.data(), File);
+    return &E;
+  }
+  // The pass's split parts name the function they belong to.
+  size_t Len = strlen(Raw);
+  bool Body = endsWith(Raw, Len, kBody);
+  E.TimedPath = E.TimedPath || endsWith(Raw, Len, kTimed);
+  if (Body)
+    Len -= sizeof(kBody) - 1;
+  else if (E.TimedPath && endsWith(Raw, Len, kTimed))
+    Len -= sizeof(kTimed) - 1;
+  E.Raw = Raw;
+  E.RawLen = Len;
+  Name.append(Raw, Raw + Len);
+  Name.push_back('\0');
+  char *Demangled = nullptr;
+  if (__cxa_demangle && Name.data()[0] == '_' && Name.data()[1] == 'Z') {
+    int Status = 0;
+    Demangled = __cxa_demangle(Name.data(), nullptr, nullptr, &Status);
+  }
+  if (Demangled)
+    normalize(Demangled);
+  const char *Shown = Demangled ? Demangled : Name.data();
+  // An instrumented function that ran untimed: its own descriptor.
+  if (Body || E.TimedPath)
+    E.Desc = byName(Shown);
+  if (!E.Desc)
+    E.Desc = make(Shown, File);
+  free(Demangled);
+  return &E;
+}
+
+const spiketrap_desc *Symbolizer::describe(uintptr_t Fn) {
+  static const spiketrap_desc_abs Unknown = {
+      {SPIKETRAP_DESC_SYMBOL, 0}, "?", "", nullptr};
+  Entry *E = find(Fn);
+  return E && E->Desc ? E->Desc : &Unknown.desc;
+}
+
+bool Symbolizer::isTimedPath(uintptr_t Fn) {
+  Entry *E = find(Fn);
+  return E && E->TimedPath;
+}
+
+bool Symbolizer::isBodyOf(uintptr_t Body, uintptr_t Timed,
+                          const spiketrap_desc *Desc) {
+  Entry *T = find(Timed);
+  if (!T || !T->TimedPath)
+    return false;
+  Entry *B = find(Body);
+  if (!B)
+    return false;
+  if (isSiteTrampoline(Timed)) // it calls the function's own code
+    return B->Desc == Desc;
+  return B->Raw && T->Raw && B->RawLen == T->RawLen &&
+         memcmp(B->Raw, T->Raw, B->RawLen) == 0;
+}
+
+} // namespace __spiketrap

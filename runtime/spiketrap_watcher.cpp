@@ -1,0 +1,196 @@
+//===- spiketrap_watcher.cpp - The runtime's watcher thread ---------------===//
+//
+// One background thread that looks at every thread's open calls without
+// touching the hooks. It wakes every millisecond, or sooner when a call open
+// for a while will pass half its threshold before that; while every thread
+// waits in an interposed call it dozes until one stops waiting (or starts,
+// or a hang deadline comes). Each time:
+//   1. applies the patched sites' pending flips (applyPendingPatches);
+//   2. with sample=1, starts sampling a thread with a call open past half
+//      its threshold (spiketrap_sampler.cpp: the thread then samples itself
+//      until no such call is open);
+//   3. with hang_after=, looks for calls stuck that long, every quarter of
+//      it (spiketrap_watchdog.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_watcher.h"
+#include "spiketrap_background.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
+#include "spiketrap_format.h"
+#include "spiketrap_patch.h"
+#include "spiketrap_registry.h"
+#include "spiketrap_sampler.h"
+#include "spiketrap_thread.h"
+#include "spiketrap_watchdog.h"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+namespace __spiketrap {
+
+namespace {
+
+bool Started, Sampling, Hangs;
+uint64_t Looks; // verbosity=1's count
+pthread_t Thread;
+int Stop; // the thread is asked to end (a futex word: it sleeps on it)
+constexpr uint64_t kTickNs = 1000000;
+// A doze ends after this many ticks at most: a program whose threads all
+// ended with pthread_exit is noticed (programThreadsGone).
+constexpr uint64_t kCountTicks = 100;
+// The earliest wake-up after a tick: a deadline closer than this waits for it.
+constexpr uint64_t kMinSleepNs = 20000;
+uint64_t TickTicks, MinSleepTicks;
+
+constexpr uint32_t kMaxRearms = 8; // per look; the others at the next
+
+struct Look {
+  uint64_t Now, Next;
+  bool Running; // a thread is not waiting in an interposed call
+  uint32_t NumRearms;
+  RearmRequest Rearms[kMaxRearms];
+};
+
+void look(ThreadState &T, void *P) {
+  auto &L = *static_cast<Look *>(P);
+  RearmRequest R = {};
+  uint64_t Next = samplerWatch(T, L.Now, L.Running, R);
+  if (Next < L.Next)
+    L.Next = Next;
+  if (R.B && L.NumRearms < kMaxRearms)
+    L.Rearms[L.NumRearms++] = R;
+}
+
+void lookRunning(ThreadState &T, void *P) {
+  if (!__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST))
+    *static_cast<bool *>(P) = true;
+}
+
+bool anyRunning(void *) {
+  bool Running = false;
+  forEachThread(lookRunning, &Running);
+  return Running;
+}
+
+// Sleeps until WakeTicks or until asked to stop (a futex wait on Stop).
+void sleepUntil(uint64_t NowTicks, uint64_t WakeTicks) {
+  uint64_t Ns = ticksToNs(WakeTicks - NowTicks);
+  timespec T{time_t(Ns / 1000000000), long(Ns % 1000000000)};
+  arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAIT_PRIVATE, 0, long(&T), 0,
+                   0);
+}
+
+void loop(void *) {
+  // The deadlines are tens of microseconds apart; the default timer slack
+  // (50 us) would blur them.
+  prctl(PR_SET_TIMERSLACK, 10000);
+  uint64_t NextCount = 0;
+  while (!__atomic_load_n(&Stop, __ATOMIC_ACQUIRE)) {
+    uint64_t Now = now();
+    ++Looks;
+    // A program whose last thread ended with pthread_exit ends, as it would
+    // without us (the C library's exit(0)), a tenth of a second later.
+    if (Now >= NextCount) {
+      if (programThreadsGone())
+        exit(0);
+      NextCount = Now + kCountTicks * TickTicks;
+    }
+    applyPendingPatches();
+    Look L = {Now, UINT64_MAX, false, 0, {}};
+    if (Sampling) {
+      forEachThread(look, &L);
+      // Patching takes locks of its own: not under the registry's.
+      for (uint32_t I = 0; I < L.NumRearms; ++I)
+        samplerRearm(L.Rearms[I], Now);
+      samplerRefill();
+    }
+    // Sampling: every tick while a thread runs; until a thread runs (or the
+    // next look for the program's end) while all wait.
+    uint64_t Tick = L.Running ? Now + TickTicks : NextCount;
+    if (Tick < L.Next)
+      L.Next = Tick;
+    if (Hangs) {
+      uint64_t Next = watchdogTick(Now);
+      if (Next < L.Next)
+        L.Next = Next;
+    }
+    if (L.Next < Now + MinSleepTicks)
+      L.Next = Now + MinSleepTicks;
+    if (L.Running || !Sampling)
+      sleepUntil(Now, L.Next);
+    else
+      samplerDoze(ticksToNs(L.Next - Now), anyRunning, nullptr);
+  }
+}
+
+// verbosity=1: what the watcher cost (its thread's CPU time) and did.
+void printStats() {
+  timespec Cpu = {};
+  clockid_t Clock;
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE) &&
+      pthread_getcpuclockid(Thread, &Clock) == 0)
+    clock_gettime(Clock, &Cpu);
+  SamplerStats S = samplerStats();
+  logLine("watcher: {} looks, {} us of CPU; {} samples after {} signals to "
+          "start sampling, {} sample buffers",
+          Looks, uint64_t(Cpu.tv_sec) * 1000000 + uint64_t(Cpu.tv_nsec) / 1000,
+          S.Samples, S.Kicks, S.Buffers);
+}
+
+void startThread() {
+  __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
+  samplerDozeReset();
+  bool Ok = startBackgroundThread(loop, nullptr, &Thread);
+  __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
+  if (!Ok) {
+    logLine("cannot start the watcher thread; calls are not sampled{}",
+            Hangs ? " and hangs not reported" : "");
+    // The JSON report's options say what was in effect.
+    flags.sample = false;
+    flags.hang_after = 0;
+  }
+}
+
+} // namespace
+
+void watcherStart() {
+  if (!flags.enabled)
+    return;
+  Hangs = watchdogInit();
+  Sampling = samplerInit();
+  if (!Hangs && !Sampling)
+    return;
+  TickTicks = nsToTicks(kTickNs);
+  MinSleepTicks = nsToTicks(kMinSleepNs);
+  if (flags.verbosity >= 1)
+    atexit(printStats);
+  startThread();
+}
+
+bool watcherPause() {
+  if (!__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
+    return false;
+  __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
+  arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+  samplerDozeStop();
+  pthread_join(Thread, nullptr);
+  backgroundThreadJoined();
+  __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
+  return true;
+}
+
+void watcherResume() { startThread(); }
+
+void watcherAfterForkChild() {
+  watchdogAfterForkChild();
+  samplerAfterForkChild();
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
+    startThread();
+}
+
+} // namespace __spiketrap

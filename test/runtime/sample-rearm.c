@@ -1,0 +1,45 @@
+// RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2>&1 | FileCheck %s
+
+// A switched-off hot function spikes three times inside one long call of
+// its caller. The watcher sees the caller past its threshold in its own
+// time and times the caller's switched-off callees again at once (late
+// probes did in the flag design; the caller's own spike comes at its end,
+// too late): the second and third spikes are caught at the function's own
+// level, and the first is named by the caller's samples, with the callee
+// listed as timed again.
+
+#include "../e2e/Inputs/spin.h"
+
+volatile int Sink;
+
+__attribute__((noinline)) int hot(int I) {
+  int S = 0;
+  for (int K = 0; K < 8; ++K)
+    S += (I ^ K) & 7;
+  // Long after the switch-off (4096 calls), and closer to each other than
+  // the calls a function timed again stays timed for (65536).
+  if (I == 100000 || I == 130000 || I == 160000)
+    spin_ns(100000000);
+  return S;
+}
+
+__attribute__((noinline)) void run(void) {
+  for (int I = 0; I <= 160000; ++I)
+    Sink += hot(I);
+}
+
+int main(void) {
+  run();
+  return 0;
+}
+
+// CHECK:      spike: {{.*}} in hot ({{.*}}sample-rearm.c:[[#]]), threshold 20.000 ms
+// CHECK-SAME: {{$}}
+// CHECK-NEXT: this stack spiked 2 times, the worst is shown
+// CHECK-NEXT: #0  main (
+// CHECK-NEXT: #1  run (
+// CHECK-NEXT:   sampled: [[#]] of [[#]] samples agree, the culprit ran for about {{[0-9.]+ ms}} (seen for {{[0-9.]+ ms}}):
+// CHECK-NEXT:       ~ hot ({{.*}}sample-rearm.c:[[#]])
+// CHECK-NEXT:   untimed callees (timed again since): hot ({{.*}}sample-rearm.c:[[#]])
+// CHECK-NEXT: #2  hot (
