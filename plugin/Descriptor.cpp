@@ -9,6 +9,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <cstring>
@@ -265,4 +266,25 @@ void spiketrap::referenceABIMarker(Module &M) {
   auto *Ref = new GlobalVariable(M, Marker->getType(), /*isConstant=*/true,
                                  GlobalValue::PrivateLinkage, Marker, RefName);
   appendToCompilerUsed(M, {Ref});
+}
+
+void spiketrap::emitUnloadHook(Module &M) {
+  static constexpr char FiniName[] = "__spiketrap_object_fini";
+  if (M.getFunction(FiniName))
+    return;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  FunctionCallee Unloading = M.getOrInsertFunction(
+      "__spiketrap_object_unloading", Type::getVoidTy(C), Ptr);
+  // One per shared object: hidden, in a comdat of its own with its
+  // .fini_array entry, so every module of the object brings the same one.
+  auto *Fini = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                GlobalValue::LinkOnceODRLinkage, FiniName, M);
+  Fini->setVisibility(GlobalValue::HiddenVisibility);
+  Fini->setComdat(M.getOrInsertComdat(FiniName));
+  Fini->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(C, "", Fini));
+  B.CreateCall(Unloading, {Fini}); // an address inside the object
+  B.CreateRetVoid();
+  appendToGlobalDtors(M, Fini, /*Priority=*/65535, /*Data=*/Fini);
 }

@@ -78,6 +78,12 @@ createDescriptors(
 /// fails with an error naming spiketrap.
 void referenceABIMarker(llvm::Module &M);
 
+/// Gives the module's shared object one destructor that tells the runtime it
+/// is being unloaded (__spiketrap_object_unloading), whoever's dlclose the
+/// program calls: records that point into it get copies of its descriptors,
+/// pending patches of its sites are dropped.
+void emitUnloadHook(llvm::Module &M);
+
 } // namespace spiketrap
 
 #endif // SPIKETRAP_DESCRIPTOR_H

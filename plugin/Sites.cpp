@@ -136,7 +136,9 @@ StringRef spiketrap::whyNoSite(const Function &F, const Triple &TT) {
   // The prefix and the entry are ours: anyone else's data or patchable
   // bytes there would collide (-fsanitize=function, KCFI, XRay,
   // -fpatchable-function-entry).
-  if (F.hasPrefixData() || F.hasPrologueData() || F.hasMetadata("kcfi_type") ||
+  if (F.hasPrefixData() || F.hasPrologueData() ||
+      F.hasMetadata(LLVMContext::MD_kcfi_type) ||
+      F.hasMetadata(LLVMContext::MD_func_sanitize) ||
       F.hasFnAttribute("patchable-function-entry") ||
       F.hasFnAttribute("patchable-function-prefix") ||
       F.hasFnAttribute("function-instrument") ||

@@ -100,6 +100,7 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   redirectContextSwitches(M);
   referenceABIMarker(M);
+  emitUnloadHook(M);
   return PreservedAnalyses::none();
 }
 

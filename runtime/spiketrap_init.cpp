@@ -131,5 +131,5 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link
 // without the runtime, or with a runtime of another layout, names this symbol.
-SPIKETRAP_EXPORT const char __spiketrap_abi_v7 = 1;
-static_assert(SPIKETRAP_ABI_VERSION == 7, "rename __spiketrap_abi_v7 to match");
+SPIKETRAP_EXPORT const char __spiketrap_abi_v8 = 1;
+static_assert(SPIKETRAP_ABI_VERSION == 8, "rename __spiketrap_abi_v8 to match");

@@ -58,20 +58,52 @@ struct Range {
   uintptr_t Base, Lo, Hi;
 };
 
-// The address range of the loaded segments of the object at Base.
-int findObject(struct dl_phdr_info *Info, size_t, void *Data) {
-  auto *R = static_cast<Range *>(Data);
-  if (Info->dlpi_addr != R->Base)
-    return 0;
+// The address range of the loaded segments of Info's object.
+Range loadedRange(const struct dl_phdr_info *Info) {
+  Range R = {Info->dlpi_addr, 0, 0};
   for (int I = 0; I < Info->dlpi_phnum; ++I) {
     const ElfW(Phdr) &P = Info->dlpi_phdr[I];
     if (P.p_type != PT_LOAD)
       continue;
     uintptr_t Lo = Info->dlpi_addr + P.p_vaddr, Hi = Lo + P.p_memsz;
-    R->Lo = R->Lo ? (Lo < R->Lo ? Lo : R->Lo) : Lo;
-    R->Hi = Hi > R->Hi ? Hi : R->Hi;
+    R.Lo = R.Lo ? (Lo < R.Lo ? Lo : R.Lo) : Lo;
+    R.Hi = Hi > R.Hi ? Hi : R.Hi;
   }
+  return R;
+}
+
+// The object at R->Base: its range into *R.
+int findObject(struct dl_phdr_info *Info, size_t, void *Data) {
+  auto *R = static_cast<Range *>(Data);
+  if (Info->dlpi_addr != R->Base)
+    return 0;
+  *R = loadedRange(Info);
   return 1;
+}
+
+struct Holder {
+  uintptr_t Addr;
+  Range R; // stays empty for the program itself, which is never unloaded
+};
+
+// The object holding H->Addr.
+int findHolder(struct dl_phdr_info *Info, size_t, void *Data) {
+  auto *H = static_cast<Holder *>(Data);
+  Range Loaded = loadedRange(Info);
+  if (H->Addr < Loaded.Lo || H->Addr >= Loaded.Hi)
+    return 0;
+  if (Info->dlpi_name && Info->dlpi_name[0])
+    H->R = Loaded;
+  return 1;
+}
+
+// Records and pending patches let go of the object in [R.Lo, R.Hi).
+void detachObject(const Range &R) {
+  if (!R.Hi)
+    return;
+  spikesDetachRange(R.Lo, R.Hi);
+  adaptDetachRange(R.Lo, R.Hi);
+  patchDetachRange(R.Lo, R.Hi);
 }
 } // namespace
 
@@ -116,13 +148,21 @@ SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
     RecursionGuard Guard;
     Range R = {Map->l_addr, 0, 0};
     dl_iterate_phdr(findObject, &R);
-    if (R.Hi) {
-      spikesDetachRange(R.Lo, R.Hi);
-      adaptDetachRange(R.Lo, R.Hi);
-      patchDetachRange(R.Lo, R.Hi);
-    }
+    detachObject(R);
   }
   if (!RealDlclose) // called before start-up
     RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
   return RealDlclose ? RealDlclose(Handle) : -1;
+}
+
+// Called by the destructor the pass gives every instrumented shared object
+// (plugin/Descriptor.cpp, emitUnloadHook), as it is unloaded: the same as
+// the dlclose above, for programs whose dlclose is not ours (a sanitizer's
+// interceptor, weak too, may be linked first). At exit it finds the objects
+// still loaded and copies their descriptors needlessly, after the report.
+SPIKETRAP_EXPORT void __spiketrap_object_unloading(const void *Addr) {
+  RecursionGuard Guard;
+  Holder H = {uintptr_t(Addr), {0, 0, 0}};
+  dl_iterate_phdr(findHolder, &H);
+  detachObject(H.R);
 }

@@ -34,6 +34,10 @@ ThreadTotals Gone; // counters of threads that have exited
 uint64_t Registered;
 pthread_key_t ExitKey;
 bool ExitKeyReady;
+// Whether the program's pthread_setname_np calls reach ours: not when a
+// sanitizer's interceptor (weak too, linked first) or the program's own
+// definition took the name.
+bool RenamesSeen = true;
 
 // The thread name lives in two words so a rename on another thread and a
 // spike being recorded never see half of each other's bytes.
@@ -69,8 +73,16 @@ void onThreadExit(void *P) {
 
 } // namespace
 
+} // namespace __spiketrap
+extern "C" SPIKETRAP_INTERNAL int __spiketrap_setname_np(pthread_t Thread,
+                                                        const char *Name);
+namespace __spiketrap {
+
 void threadInit() {
   ExitKeyReady = pthread_key_create(&ExitKey, onThreadExit) == 0;
+  void *Bound = dlsym(RTLD_DEFAULT, "pthread_setname_np");
+  RenamesSeen =
+      !Bound || Bound == reinterpret_cast<void *>(&__spiketrap_setname_np);
 }
 
 bool threadReady(ThreadState &T) {
@@ -154,6 +166,12 @@ void threadAfterForkChild() {
   RegistryLock.reset();
 }
 
+void threadNameForSpike(ThreadState &T) {
+  char Name[16] = {};
+  if (!RenamesSeen && &T == &threadState && prctl(PR_GET_NAME, Name) == 0)
+    storeName(T, Name);
+}
+
 void threadKernelName(const ThreadState &T, char *Out) {
   auto *Src = reinterpret_cast<const uint64_t *>(T.KernelName);
   uint64_t W[2] = {__atomic_load_n(&Src[0], __ATOMIC_RELAXED),
@@ -202,9 +220,11 @@ using namespace __spiketrap;
 // Interposes pthread_setname_np so a thread renamed after its first hook
 // call is reported by its new name without a system call in the spike path.
 // (prctl(PR_SET_NAME) and writes to /proc/.../comm are not seen: such a
-// thread keeps the name it had at its first hook call.)
-SPIKETRAP_INTERPOSE int pthread_setname_np(pthread_t Thread,
-                                           const char *Name) {
+// thread keeps the name it had at its first hook call.) A weak alias of
+// the body, so threadInit can tell whether calls reach it.
+SPIKETRAP_INTERPOSE int pthread_setname_np(pthread_t Thread, const char *Name)
+    __attribute__((alias("__spiketrap_setname_np")));
+extern "C" int __spiketrap_setname_np(pthread_t Thread, const char *Name) {
   using Fn = int (*)(pthread_t, const char *);
   static Fn Real;
   if (!__atomic_load_n(&Real, __ATOMIC_ACQUIRE))

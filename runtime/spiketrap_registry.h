@@ -19,6 +19,11 @@ namespace __spiketrap {
 // Returns whether the hook may go on.
 bool threadReady(ThreadState &T);
 
+// Before T's spike is recorded on T itself: when renames do not reach the
+// runtime's pthread_setname_np (a sanitizer's interceptor has the name),
+// reads T's name from the kernel (one system call, in the callers' time).
+void threadNameForSpike(ThreadState &T);
+
 // Copies T's kernel name into Out[16]: the name threadReady read, or the
 // last one pthread_setname_np gave it since. No system call: this runs
 // inside the callers' time of a spike.

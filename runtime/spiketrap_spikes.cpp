@@ -151,6 +151,7 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
 // Names the thread and publishes the record.
 void commit(ThreadState &T, SpikeRecord *R) {
   R->Tid = T.Tid;
+  threadNameForSpike(T);
   threadDisplayName(T, R->ThreadName);
   __atomic_fetch_add(R->Hang ? &Hangs : &Recorded, 1, __ATOMIC_RELAXED);
   __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);

@@ -16,7 +16,7 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 7
+#define SPIKETRAP_ABI_VERSION 8
 
 /* spiketrap_desc.flags. Bits 0-15 are what the entry hook acts on (any of them
  * sends it to its slow path); bits 16 and up only say how the descriptor is

@@ -39,6 +39,7 @@ void __spiketrap_exit(spiketrap_desc *D, void *Frame) {
   printf("exit %s\n", __spiketrap_desc_name(D));
 }
 void __spiketrap_enter_late(spiketrap_desc *D, void *Frame) {}
+void __spiketrap_object_unloading(const void *Addr) {} // the object's fini
 
 void parent(void);
 void leaf(void);

@@ -33,8 +33,8 @@ define void @plain() {
   ret void
 }
 
-; CHECK: @__spiketrap_abi_v7 = external global i8
-; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v7
+; CHECK: @__spiketrap_abi_v8 = external global i8
+; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v8
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
 ; The emitted object has the C layout of spiketrap_desc (56 bytes on x86-64,
@@ -60,7 +60,7 @@ define void @plain() {
 ; ASM-NEXT:    .long {{\(?}}plain-.L__spiketrap_desc.plain{{\)?}}-48
 ; ASM-NEXT:    .zero 4
 ; ASM-NEXT:    .size .L__spiketrap_desc.plain, 56
-; ASM:       .quad __spiketrap_abi_v7
+; ASM:       .quad __spiketrap_abi_v8
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}

@@ -90,6 +90,18 @@ define void @claimed() prefix i32 1234 {
   ret void
 }
 
+; -fsanitize=function and KCFI put a type hash right before the symbol.
+; REMARK: remark: {{.*}}'typed' is timed through a thunk, not a patchable site: its entry is already claimed
+define void @typed() !func_sanitize !0 {
+  ret void
+}
+; REMARK: remark: {{.*}}'kcfi' is timed through a thunk, not a patchable site: its entry is already claimed
+define void @kcfi() !kcfi_type !1 {
+  ret void
+}
+!0 = !{i32 -1056584962, i32 -1522505972}
+!1 = !{i32 12345}
+
 ; REMARK: remark: {{.*}}'interrupt' is timed through a thunk, not a patchable site: its calling convention
 define x86_intrcc void @interrupt(ptr byval(i8) %frame) {
   ret void

@@ -3,11 +3,6 @@
 // RUN: FileCheck %s --check-prefix=RESUMED < %t.out
 // RUN: FileCheck %s --check-prefix=ABOVE < %t.out
 // RUN: FileCheck %s --check-prefix=LINK < %t.out
-// RUN: %clang %spiketrap_all -g -O2 -pthread -static %s %rtlib -o %t.static
-// RUN: %run %t.static > %t.static.out 2>&1
-// RUN: FileCheck %s --check-prefix=RESUMED < %t.static.out
-// RUN: FileCheck %s --check-prefix=ABOVE < %t.static.out
-// RUN: FileCheck %s --check-prefix=LINK < %t.static.out
 
 // Each ucontext keeps its own stack of open calls (runtime/
 // spiketrap_fibers.cpp): a fiber that yields with calls open finds them

@@ -2,7 +2,7 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t 2>&1 | FileCheck %s
 // RUN: %clang %spiketrap_all -g -O2 -static-pie %s %rtlib -o %t.pie
 // RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t.pie 2>&1 | FileCheck %s
-// REQUIRES: switch-sites
+// REQUIRES: switch-sites, no-sanitizer
 
 // A statically linked program (and a static PIE, which relocates its own
 // trampoline slots): its sites are switched off and on like a dynamic
