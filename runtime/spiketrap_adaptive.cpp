@@ -129,10 +129,8 @@ uint32_t rearmBelow(spiketrap_desc *D, uint64_t End) {
   return Len;
 }
 
-// Time spent in D's own code (or in code it calls that is not timed) made a
-// spike: switch its switched-off callees back on (and theirs, below), so a
-// spike in one of them is caught at its own level next time (bounded: see
-// kRearmMax). End: the spike's end, in ticks. Returns how many.
+} // namespace
+
 uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   // A function whose own code is slow (an interpreter loop, a sort) would
   // re-arm its callees at every spike: after kRearmSpikes, its self time is
@@ -147,7 +145,6 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
     applyPendingPatchesNow();
   return Len;
 }
-} // namespace
 
 SpikeCandidates adaptSpike(const Frame &Top, uint64_t End) {
   auto *D = const_cast<spiketrap_desc *>(Top.Desc);

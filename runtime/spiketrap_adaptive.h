@@ -88,6 +88,13 @@ inline spiketrap_desc *calleeAt(const spiketrap_desc *D, uint32_t I) {
 // time.
 SpikeCandidates adaptSpike(const Frame &Top, uint64_t End);
 
+// Time spent in D's own code (or in code it calls that is not timed) made a
+// spike, or passes its threshold now (the watcher's look): switch its
+// switched-off callees back on (and theirs, below), so a spike in one of
+// them is caught at its own level (bounded: see kRearmMax). End: the
+// spike's end or now, in ticks. Returns how many.
+uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End);
+
 // Before a shared object is unloaded: forget its descriptors.
 void adaptDetachRange(uintptr_t Lo, uintptr_t Hi);
 

@@ -1,5 +1,6 @@
 //===- spiketrap_spikes.cpp - Spike record arena --------------------------===//
 #include "spiketrap_spikes.h"
+#include "spiketrap_adaptive.h"
 #include "spiketrap_arch.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
