@@ -246,6 +246,13 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
                                 const Triple &TT) {
   // Never instrumented again, should the pass run twice.
   F.addFnAttr(InstrumentedAttr);
+  // The descriptor names the site by its address, so the address matters.
+  // Left unnamed_addr, the descriptor's offset to it would be lowered
+  // PLT-relative (R_X86_64_PLT32, R_AARCH64_PLT32): in a shared object it
+  // then points at the function's PLT stub, and GNU ld before 2.41 rejects
+  // R_AARCH64_PLT32 outright.
+  if (F.hasGlobalUnnamedAddr())
+    F.setUnnamedAddr(GlobalValue::UnnamedAddr::Local);
   RegisterUse Use;
   argumentsInRegisters(F, TT, Use);
   GlobalVariable *Slot = getTrampolineSlot(*F.getParent(), Use);

@@ -50,6 +50,14 @@ define { i64, i64 } @full(i64, i64, i64, i64, i64, i64, double, double, double, 
   ret { i64, i64 } zeroinitializer
 }
 
+; The descriptor names a site by its address, so an unnamed_addr function
+; loses that: its descriptor's offset would otherwise become PLT-relative
+; (in a shared object the PLT stub's; R_AARCH64_PLT32, which GNU ld before
+; 2.41 rejects).
+; CHECK-LABEL: define void @anonymous() local_unnamed_addr {{.*}}prefix
+define void @anonymous() unnamed_addr {
+  ret void
+}
 
 ; What cannot be called from the trampoline keeps the thunk (or hooks in
 ; place), with a remark.
@@ -128,3 +136,6 @@ define x86_intrcc void @interrupt(ptr byval(i8) %frame) {
 ; TWICE:     define i32 @ints(i32 %a, ptr %b) {{.*}}prologue <{ [2 x i8] }> <{ [2 x i8] c"\EB\EE" }> {
 ; TWICE-NOT: prologue
 ; TWICE:     define double @floats(
+
+; ASM-LABEL: .L__spiketrap_desc.anonymous:
+; ASM:         .long {{\(?}}anonymous-.L__spiketrap_desc.anonymous{{\)?}}-48

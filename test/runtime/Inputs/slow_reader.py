@@ -13,6 +13,11 @@ err = p.stderr.read().decode(errors="replace")
 status = p.wait()
 print("status %d" % status)
 first, _, rest = err.partition("\n")
+# qemu-user ends the program's stderr with a line of its own when the
+# program dies of a signal.
+body, _, last = rest.rstrip("\n").rpartition("\n")
+if last.startswith("qemu: uncaught target signal"):
+    rest = body
 print(first)
 try:
     print("json: whole, %d spikes" % len(json.loads(rest)["spikes"]))
