@@ -10,6 +10,7 @@
 
 #include "../e2e/Inputs/spin.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,6 +40,9 @@ int main() {
   (void)&TLS;
   pthread_t T;
   pthread_create(&T, nullptr, spinner, nullptr);
+  // Running before main returns (on a loaded machine it had not started).
+  while (!Ticks)
+    sched_yield();
   spin_ns(2000000);
   fputs("main done\n", stderr);
   return 0;
