@@ -49,6 +49,6 @@ int main() {
 }
 
 // CHECK: main done
-// CHECK: spike: {{.*}} in load_config() ({{.*}}startup-shutdown.cpp:16)
+// CHECK: spike: {{.*}} in load_config() ({{.*}}startup-shutdown.cpp:{{[0-9]+}})
 // CHECK-NEXT: thread main
 // CHECK: spiketrap: {{[0-9]+}} spikes, {{[0-9]+}} instrumented calls, 2 threads, 0 dropped records
