@@ -102,7 +102,8 @@ int namedDescriptor(const char *Path) {
 // be renamed over. Opened without following a symlink, without blocking
 // (a terminal line may wait for a carrier), checked to be one after opening.
 const char *writeDevice(const char *Path, const Buffer &B, int &Err) {
-  int Fd = open(Path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  int Fd =
+      open(Path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (Fd < 0) {
     Err = errno;
     return "";
@@ -126,7 +127,8 @@ const char *writeDevice(const char *Path, const Buffer &B, int &Err) {
 // empties it: never half a report.
 const char *writeInPlace(const char *Path, const struct stat &Was,
                          const Buffer &B, int &Err) {
-  int Fd = open(Path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  int Fd =
+      open(Path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (Fd < 0) {
     Err = errno;
     return "";
@@ -144,7 +146,8 @@ const char *writeInPlace(const char *Path, const struct stat &Was,
     close(Fd);
     return "there is no room for it";
   }
-  bool Ok = writeAll(Fd, B.data(), B.size()) && ftruncate(Fd, off_t(B.size())) == 0;
+  bool Ok =
+      writeAll(Fd, B.data(), B.size()) && ftruncate(Fd, off_t(B.size())) == 0;
   Err = Ok ? 0 : errno;
   if (!Ok)
     (void)ftruncate(Fd, 0);

@@ -45,9 +45,9 @@ __attribute__((always_inline)) static inline int stderrWriteBlocked(void) {
 }
 
 __attribute__((noinline)) void stuck(void) {
-  for (int I = 0; I < 3000 && !stderrWriteBlocked(); ++I) {
+  for (int I = 0; I < 2000 && !stderrWriteBlocked(); ++I) {
     struct timespec T = {0, 10 * 1000000};
-    nanosleep(&T, NULL); // 30 s at most
+    nanosleep(&T, NULL); // 20 s at most
   }
 }
 
@@ -58,7 +58,7 @@ __attribute__((noinline)) void *worker(void *Arg) { return Arg; }
 // The exit report (stderr is back) has the hang.
 // ERR: hang: stuck ({{.*}}) showed no sign of life
 int main(void) {
-  alarm(30); // a hang fails the test, not the whole run
+  alarm(60); // a hang fails the test, not the whole run
   int Saved = dup(2), P[2];
   if (pipe(P) || dup2(P[1], 2) < 0)
     return 1;
