@@ -18,6 +18,22 @@ uint64_t sinceStartNs(uint64_t Ticks) {
                                      : 0;
 }
 
+size_t sortedIdle(Array<const IdleFunction *> &Out) {
+  size_t N = 0;
+  const IdleFunction *T = idleFunctions();
+  for (uint32_t I = 0; I < kIdleFunctions && N < Out.size(); ++I)
+    if (__atomic_load_n(&T[I].Desc, __ATOMIC_ACQUIRE) && T[I].Calls)
+      Out[N++] = &T[I];
+  sortBy(Out.begin(), Out.begin() + N,
+         [](const IdleFunction *A, const IdleFunction *B) {
+           if (A->Calls != B->Calls)
+             return A->Calls > B->Calls;
+           return A->WorstTicks != B->WorstTicks ? A->WorstTicks > B->WorstTicks
+                                                 : A < B;
+         });
+  return N;
+}
+
 bool ReportModel::build() {
   size_t N = 0, H = 0;
   forEachSpike([&](const SpikeRecord &R) { ++(R.Hang ? H : N); });

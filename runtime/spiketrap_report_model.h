@@ -133,6 +133,10 @@ template <typename Fn> void forEachCandidate(const SpikeRecord &R, Fn F) {
     F(R.Candidates[I]);
 }
 
+// The functions with idle calls over their threshold (spiketrap_spikes.h),
+// most calls first, into Out (sized kIdleFunctions); how many.
+size_t sortedIdle(Array<const IdleFunction *> &Out);
+
 // Threshold ticks as nanoseconds; kNever (an ignored frame) stays kNever.
 uint64_t thresholdNs(uint64_t Ticks);
 // Ticks since start-up as nanoseconds (0 for times before it).

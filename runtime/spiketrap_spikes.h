@@ -16,8 +16,9 @@
 
 namespace __spiketrap {
 
-// Allocates the arena (at start-up, never in a hook).
-void spikesInit(uint64_t Bytes);
+// Allocates the arena (at start-up, never in a hook). RecordIdle
+// (report_idle=1): idle calls over their threshold are recorded too.
+void spikesInit(uint64_t Bytes, bool RecordIdle);
 // In a forked child: the parent's records are the parent's to report.
 void spikesAfterForkChild();
 // Before a shared object is unloaded: records that name its descriptors get
@@ -52,6 +53,20 @@ extern uint64_t frameNumber;
 
 // Calls F(const SpikeRecord &) for each complete record, oldest first.
 template <typename Fn> void forEachSpike(Fn F);
+
+// Calls over their threshold only by their idle time (spiketrap_waits.h),
+// by function: not spikes, counted here whether recorded or not.
+struct IdleFunction {
+  const spiketrap_desc *Desc; // null: a free slot
+  uint64_t Calls;
+  uint64_t WorstTicks; // the longest of them
+  uint32_t Call;       // WaitCall the longest idled in the most
+};
+constexpr uint32_t kIdleFunctions = 256;
+// The table (kIdleFunctions slots, some free) and how many idle calls there
+// were in all (those of functions past the table's room included).
+const IdleFunction *idleFunctions();
+uint64_t idleCalls();
 
 struct SpikeTotals {
   uint64_t Recorded, Dropped;
