@@ -96,6 +96,12 @@ struct SpikeRecord {
   SpikeLevel Level[1];  // Levels entries
 
   uint64_t durationTicks() const { return End - Level[Levels - 1].Start; }
+  // The duration without the spiking call's idle waits: how late it was
+  // (what reports rank spikes by).
+  uint64_t activeTicks() const {
+    uint64_t Idle = Level[Levels - 1].IdleTicks;
+    return Idle < durationTicks() ? durationTicks() - Idle : 0;
+  }
   const SpikeMessage *messages() const {
     return reinterpret_cast<const SpikeMessage *>(Level + Levels);
   }

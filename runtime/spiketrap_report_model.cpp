@@ -94,8 +94,8 @@ bool ReportModel::build() {
                 return RA.Signo < RB.Signo;
               if (RA.Signo && RA.SignalLevel != RB.SignalLevel)
                 return RA.SignalLevel < RB.SignalLevel;
-              if (RA.durationTicks() != RB.durationTicks())
-                return RA.durationTicks() > RB.durationTicks();
+              if (RA.activeTicks() != RB.activeTicks())
+                return RA.activeTicks() > RB.activeTicks();
               return A < B;
             });
   for (size_t I = 0; I < NumLeaves;) {
@@ -105,11 +105,12 @@ bool ReportModel::build() {
     Groups[NumGroups++] = {Leaves[I], J - I, I};
     I = J;
   }
-  // The worst spike first: that is the one to fix.
+  // The worst spike first: that is the one to fix (idle time not counted:
+  // a call that slept a second and worked 10 ms was 10 ms late).
   sortBy(Groups.begin(), Groups.begin() + NumGroups,
             [&](const StackGroup &A, const StackGroup &B) {
-              uint64_t DA = Records[A.Worst]->durationTicks(),
-                       DB = Records[B.Worst]->durationTicks();
+              uint64_t DA = Records[A.Worst]->activeTicks(),
+                       DB = Records[B.Worst]->activeTicks();
               return DA != DB ? DA > DB : A.First < B.First;
             });
   return buildHangs() && buildOpen() && buildFunctions();
@@ -256,8 +257,8 @@ bool ReportModel::buildFunctions() {
   sortBy(ByFunction.begin(), ByFunction.end(), [&](size_t A, size_t B) {
     if (Top(A) != Top(B))
       return Top(A) < Top(B);
-    if (Records[A]->durationTicks() != Records[B]->durationTicks())
-      return Records[A]->durationTicks() < Records[B]->durationTicks();
+    if (Records[A]->activeTicks() != Records[B]->activeTicks())
+      return Records[A]->activeTicks() < Records[B]->activeTicks();
     return A < B;
   });
   // Stats for every function in All's order; spikes of D are a run.
@@ -272,7 +273,7 @@ bool ReportModel::buildFunctions() {
     if (!Spikes)
       continue;
     auto Ns = [&](size_t K) {
-      return ticksToNs(Records[ByFunction[Begin + K]]->durationTicks());
+      return ticksToNs(Records[ByFunction[Begin + K]]->activeTicks());
     };
     S.Spikes = Spikes;
     S.Worst = ByFunction[Run - 1];

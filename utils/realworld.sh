@@ -318,6 +318,30 @@ report_check() {
   fi
 }
 
+# json_check <name> <JSON report> <what> <python expression over r (the
+# report), f (its functions by name), rows (the functions that spiked, in
+# the summary's order) and spikes>: passes when the expression is true.
+json_check() {
+  if python3 - "$2" "$4" > "$log" 2>&1 <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = {x["name"]: x for x in r["functions"]}
+rows = [x["name"] for x in r["functions"] if x["spikes"]]
+spikes = r["spikes"]
+names = [x["name"] for x in r["functions"]]
+def idle_share(s):  # of a spike's own level: its idle waits
+    return s["stack"][-1].get("idle_ns", 0) / max(s["duration_ns"], 1)
+def slept(s):  # mostly in one sleep, idle or not
+    w = s.get("longest_wait", {})
+    return w.get("call") in ("nanosleep", "clock_nanosleep", "usleep", "sleep") and 2 * w["ns"] >= s["duration_ns"]
+ok = eval(sys.argv[2])
+print("first rows:", rows[:10])
+print("idle:", [(x["name"], x["calls"]) for x in r["runs"][0].get("idle", [])][:5])
+sys.exit(0 if ok else 1)
+PY
+  then pass "$1: $3"; else fail "$1: $3"; fi
+}
+
 # Chocolate Doom (C, CMake, SDL2) playing Freedoom's first demo as a timedemo
 # (as fast as it can: no frame limiter) headless. -timedemo ends through
 # I_Error: exit status 255 is its normal end.
@@ -345,6 +369,10 @@ project_chocolate_doom() {
   fi
   report_check chocolate-doom "$out.txt" '^(P_SetupLevel|G_DoLoadLevel|W_[A-Za-z]+|R_Init[A-Za-z]*|wipe_[A-Za-z]+)( |$)' \
     "level setup, WAD loading or wipes"
+  # The frame limiter's I_Sleep(1) and start-up's one-second SDL_Delay are
+  # idle: no row of the first five is a sleep.
+  json_check chocolate-doom "$out.json" "no deliberate sleep among the first five rows" \
+    '"I_Sleep" not in rows[:5] and not any(slept(spikes[f[n]["worst_spike"]]) for n in rows[:5])'
 }
 
 # Redis (C, its own Makefile; MALLOC=libc: its bundled jemalloc's configure
@@ -390,6 +418,9 @@ project_redis() {
   report_check redis "$out.txt" '^computeDatasetDigest ' 'DEBUG DIGEST (computeDatasetDigest)'
   report_check redis "$out.txt" '^flushallCommand ' 'FLUSHALL (flushallCommand)'
   report_check redis "$out.txt" '^(redisFork|rdbSaveBackground) ' 'the fork of BGSAVE (redisFork)'
+  # The event loop's 100 ms ticks with nothing to do are idle calls.
+  json_check redis "$out.json" "the idle event loop's ticks are idle calls, not spikes" \
+    'any(x["name"] == "aeProcessEvents" for x in r["runs"][0]["idle"]) and not any(names[s["function"]] == "aeProcessEvents" and idle_share(s) >= 0.5 for s in spikes)'
 }
 
 echo "spiketrap on real projects, installed at $prefix; work in $work"
