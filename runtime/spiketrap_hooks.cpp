@@ -41,11 +41,18 @@ SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
 }
 
 // The call of the frame at Depth - 1 ran over its threshold, ending at End:
-// adaptive mode decides on it first, so its record holds what that found.
-// Out of line: the exits that call it keep no room for the candidates.
+// unless only its idle time made it so, adaptive mode decides on it first,
+// so its record holds what that found. Out of line: the exits that call it
+// keep no room for the candidates.
 SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
                               bool Unwound = false) {
-  recordSpike(T, Depth, End, adaptSpike(T.Frames[Depth - 1], End), Unwound);
+  IdleVerdict V = judgeIdle(T, Depth, End);
+  if (V == IdleVerdict::Drop)
+    return;
+  SpikeCandidates C;
+  if (V == IdleVerdict::Spike)
+    C = adaptSpike(T.Frames[Depth - 1], End);
+  recordSpike(T, Depth, End, C, Unwound, V == IdleVerdict::RecordIdle);
 }
 
 // The frame at Depth - 1 was left without an exit hook (a longjmp, or an

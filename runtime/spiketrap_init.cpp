@@ -80,7 +80,7 @@ void initOnce(char **Env) {
   // (after the 5 ms calibration).
   reportInit(Options);
   globalThresholdTicks = nsToTicks(flags.threshold);
-  spikesInit(flags.spike_memory);
+  spikesInit(flags.spike_memory, flags.report_idle);
   patchInit();
   apiInit();
   threadInit();

@@ -27,6 +27,7 @@ struct SpikeLevel {
   uint64_t Threshold; // ticks, resolved (kNever: ignored)
   uint64_t ChildTicks; // in timed callees that had returned by then
   uint64_t WaitTicks;  // waiting in the C library (spiketrap_waits.h)
+  uint64_t IdleTicks;  // the part of WaitTicks that was idle, not a stall
 };
 
 // A message of one level, copied from the thread's pool when recorded.
@@ -129,10 +130,20 @@ struct SpikeRecord {
   const spiketrap_desc *LongestWaitDesc; // waited from; null: no wait
   uint32_t LongestWaitCall;              // WaitCall
   uint32_t WaitLowerBound;
+  // The longest wait was idle (spiketrap_waits.h); 1: the call's time was
+  // over its threshold only by its idle time (recorded with report_idle=1).
+  uint32_t LongestWaitIdle;
+  uint32_t Idle;
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
 
   uint64_t durationTicks() const { return End - Level[Levels - 1].Start; }
+  // The duration without the spiking call's idle waits: how late it was
+  // (what reports rank spikes by).
+  uint64_t activeTicks() const {
+    uint64_t Idle = Level[Levels - 1].IdleTicks;
+    return Idle < durationTicks() ? durationTicks() - Idle : 0;
+  }
   const SpikeMessage *messages() const {
     return reinterpret_cast<const SpikeMessage *>(Level + Levels);
   }

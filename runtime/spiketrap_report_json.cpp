@@ -74,6 +74,26 @@ void writeThreads(Buffer &B, const ReportModel &M) {
   B.push_back(']');
 }
 
+// Calls over their threshold only by idle waiting (not spikes), by
+// function, most first: "idle_calls" and "idle":[...] of the run.
+void writeIdle(Buffer &B) {
+  B.format("\"idle_calls\":{},\"idle\":[", idleCalls());
+  Array<const IdleFunction *> Idle(kIdleFunctions);
+  size_t N = sortedIdle(Idle);
+  for (size_t I = 0; I < N; ++I) {
+    const IdleFunction &F = *Idle[I];
+    B.format("{}{{\"name\":", I ? "," : "");
+    jsonString(B, __spiketrap_desc_name(F.Desc));
+    B.format(",\"file\":");
+    const char *File = __spiketrap_desc_file(F.Desc);
+    jsonString(B, File ? File : "");
+    B.format(",\"line\":{},\"calls\":{},\"worst_ns\":{},\"call\":\"{}\"}}",
+             F.Desc->line, F.Calls, worstNs(F),
+             waitCallName(F.Call));
+  }
+  B.format("],");
+}
+
 void writeRun(Buffer &B, const ReportModel &M) {
   SpikeTotals S = spikeTotals();
   ThreadTotals T = threadTotals();
@@ -102,6 +122,7 @@ void writeRun(Buffer &B, const ReportModel &M) {
            "\"calls_past_max_depth_lost\":{},\"frames\":{}}},",
            S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
            T.Lost, __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
+  writeIdle(B);
   writeThreads(B, M);
   B.format("}}]");
 }
@@ -208,10 +229,13 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
       B.format("null");
     B.push_back('}');
   }
+  if (R.Idle) // report_idle=1: over its threshold only by idle waiting
+    B.format(",\"idle\":true");
   if (R.LongestWaitDesc) { // the longest wait in the C library inside it
-    B.format(",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}}}",
+    B.format(",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}{}}}",
              waitCallName(R.LongestWaitCall), longestWaitNs(R),
-             M.functionId(R.LongestWaitDesc));
+             M.functionId(R.LongestWaitDesc),
+             R.LongestWaitIdle ? ",\"idle\":true" : "");
     if (R.WaitLowerBound)
       B.format(",\"wait_lower_bound\":true");
   }
@@ -225,6 +249,8 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
       B.format(",\"spike\":{}", Own);
     if (R.Level[L].WaitTicks)
       B.format(",\"wait_ns\":{}", waitNs(R.Level[L]));
+    if (R.Level[L].IdleTicks)
+      B.format(",\"idle_ns\":{}", idleNs(R.Level[L]));
     // Untimed functions sampling found between this level and the next
     // (below the last: the culprit chain).
     bool Any = false;

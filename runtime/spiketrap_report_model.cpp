@@ -38,6 +38,9 @@ uint64_t thresholdNs(const SpikeLevel &L) {
 }
 uint64_t childNs(const SpikeLevel &L) { return ticksToNs(L.ChildTicks); }
 uint64_t waitNs(const SpikeLevel &L) { return ticksToNs(L.WaitTicks); }
+uint64_t idleNs(const SpikeLevel &L) { return ticksToNs(L.IdleTicks); }
+uint64_t activeNs(const SpikeRecord &R) { return ticksToNs(R.activeTicks()); }
+uint64_t worstNs(const IdleFunction &F) { return ticksToNs(F.WorstTicks); }
 uint64_t startNs(const RecentCall &C) { return sinceStartNs(C.Start); }
 uint64_t durationNs(const RecentCall &C) { return ticksToNs(C.End - C.Start); }
 uint64_t startOffsetNs(const SpikeRecord &R, const RecentCall &C,
@@ -64,6 +67,22 @@ uint64_t sampledStartNs(const SpikeRecord &R) {
 }
 uint64_t sampledSeenNs(const SpikeRecord &R) {
   return ticksToNs(R.Sampled.Last - R.Sampled.First);
+}
+
+size_t sortedIdle(Array<const IdleFunction *> &Out) {
+  size_t N = 0;
+  const IdleFunction *T = idleFunctions();
+  for (uint32_t I = 0; I < kIdleFunctions && N < Out.size(); ++I)
+    if (__atomic_load_n(&T[I].Desc, __ATOMIC_ACQUIRE) && T[I].Calls)
+      Out[N++] = &T[I];
+  sortBy(Out.begin(), Out.begin() + N,
+         [](const IdleFunction *A, const IdleFunction *B) {
+           if (A->Calls != B->Calls)
+             return A->Calls > B->Calls;
+           return A->WorstTicks != B->WorstTicks ? A->WorstTicks > B->WorstTicks
+                                                 : A < B;
+         });
+  return N;
 }
 
 bool ReportModel::build() {
@@ -130,8 +149,8 @@ bool ReportModel::build() {
                 return RA.Signo < RB.Signo;
               if (RA.Signo && RA.SignalLevel != RB.SignalLevel)
                 return RA.SignalLevel < RB.SignalLevel;
-              if (RA.durationTicks() != RB.durationTicks())
-                return RA.durationTicks() > RB.durationTicks();
+              if (RA.activeTicks() != RB.activeTicks())
+                return RA.activeTicks() > RB.activeTicks();
               return A < B;
             });
   for (size_t I = 0; I < NumLeaves;) {
@@ -141,11 +160,12 @@ bool ReportModel::build() {
     Groups[NumGroups++] = {Leaves[I], J - I, I};
     I = J;
   }
-  // The worst spike first: that is the one to fix.
+  // The worst spike first: that is the one to fix (idle time not counted:
+  // a call that slept a second and worked 10 ms was 10 ms late).
   sortBy(Groups.begin(), Groups.begin() + NumGroups,
             [&](const StackGroup &A, const StackGroup &B) {
-              uint64_t DA = Records[A.Worst]->durationTicks(),
-                       DB = Records[B.Worst]->durationTicks();
+              uint64_t DA = Records[A.Worst]->activeTicks(),
+                       DB = Records[B.Worst]->activeTicks();
               return DA != DB ? DA > DB : A.First < B.First;
             });
   return buildHangs() && buildOpen() && buildFunctions();
@@ -367,8 +387,8 @@ bool ReportModel::buildFunctions() {
   sortBy(ByFunction.begin(), ByFunction.end(), [&](size_t A, size_t B) {
     if (Top(A) != Top(B))
       return Top(A) < Top(B);
-    if (Records[A]->durationTicks() != Records[B]->durationTicks())
-      return Records[A]->durationTicks() < Records[B]->durationTicks();
+    if (Records[A]->activeTicks() != Records[B]->activeTicks())
+      return Records[A]->activeTicks() < Records[B]->activeTicks();
     return A < B;
   });
   // Stats for every function in All's order; spikes of D are a run.
@@ -383,7 +403,7 @@ bool ReportModel::buildFunctions() {
     if (!Spikes)
       continue;
     auto Ns = [&](size_t K) {
-      return ticksToNs(Records[ByFunction[Begin + K]]->durationTicks());
+      return ticksToNs(Records[ByFunction[Begin + K]]->activeTicks());
     };
     S.Spikes = Spikes;
     S.Worst = ByFunction[Run - 1];

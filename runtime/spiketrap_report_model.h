@@ -189,6 +189,15 @@ uint64_t runNs();
 uint64_t sampledEstimateNs(const SpikeRecord &R);
 uint64_t sampledStartNs(const SpikeRecord &R);
 uint64_t sampledSeenNs(const SpikeRecord &R);
+uint64_t idleNs(const SpikeLevel &L);  // the part of waitNs that was idle
+// R's duration without its spiking call's idle waits: how late it was (what
+// reports rank spikes by).
+uint64_t activeNs(const SpikeRecord &R);
+// The longest of F's idle calls.
+uint64_t worstNs(const IdleFunction &F);
+// The functions with idle calls over their threshold (spiketrap_spikes.h),
+// most calls first, into Out (sized kIdleFunctions); how many.
+size_t sortedIdle(Array<const IdleFunction *> &Out);
 
 } // namespace __spiketrap
 

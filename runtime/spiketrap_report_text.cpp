@@ -119,11 +119,21 @@ void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
 // How much of a level that spiked (its record O) waited in the C library,
 // on what, from where; the rest it was running (or preempted).
 void printWaits(Buffer &B, const SpikeRecord &O, uint32_t L) {
-  uint64_t Wait = O.Level[L].WaitTicks;
+  uint64_t Wait = O.Level[L].WaitTicks, Dur = O.durationTicks();
+  uint64_t Idle = O.Level[L].IdleTicks;
   if (!Wait || !O.LongestWaitDesc)
     return;
   B.format("        waited {}", O.WaitLowerBound ? "at least " : "");
   formatDuration(B, waitNs(O.Level[L]));
+  // Idle waits (sleeps, readiness, a worker's wait for work) are the
+  // thread's choice; the rest held it up (docs/selection.md).
+  if (Idle == Wait) {
+    B.format(" idle");
+  } else if (Idle) {
+    B.format(", ");
+    formatDuration(B, idleNs(O.Level[L]));
+    B.format(" of it idle,");
+  }
   // Waits of O's spiking call are inside every level of it.
   bool Longest = O.LongestWaitTicks && O.LongestWaitTicks < Wait;
   if (Longest) {
@@ -267,6 +277,9 @@ void printGroup(Buffer &B, const ReportModel &M, const StackGroup &G) {
   if (G.Times > 1)
     B.format("; this stack spiked {} times, the worst is shown", G.Times);
   B.push_back('\n');
+  if (R.Idle)
+    B.format("  idle: over its threshold only by its idle waits "
+             "(report_idle=1)\n");
   // Durations line up in one column after the longest location.
   size_t Width = 0;
   for (uint32_t L = 0; L < R.Levels; ++L) {
@@ -371,6 +384,31 @@ void printOpen(Buffer &B, const ReportModel &M) {
   }
 }
 
+// Calls over their threshold only by idle waiting, not spikes: how many,
+// and the functions that had most (all of them in the JSON).
+void printIdle(Buffer &B) {
+  uint64_t N = idleCalls();
+  if (!N)
+    return;
+  B.format("spiketrap: {} idle call{} over {} threshold {}: ", N,
+           N == 1 ? "" : "s", N == 1 ? "its" : "their",
+           flags.report_idle ? "(shown above, marked idle)"
+                             : "not reported (report_idle=1 lists them)");
+  Array<const IdleFunction *> Idle(kIdleFunctions);
+  size_t Num = sortedIdle(Idle);
+  constexpr size_t kShown = 5;
+  for (size_t I = 0; I < Num && I < kShown; ++I) {
+    const IdleFunction &F = *Idle[I];
+    B.format("{}{} {} (worst ", I ? ", " : "", __spiketrap_desc_name(F.Desc),
+             F.Calls);
+    formatDuration(B, worstNs(F));
+    B.format(" in {})", waitCallName(F.Call));
+  }
+  if (Num > kShown)
+    B.format(" and {} more functions", Num - kShown);
+  B.push_back('\n');
+}
+
 void printSuggestions(Buffer &B, const ReportModel &M) {
   Array<Suggestion> S(M.numSpiking());
   size_t N = suggest(M, S);
@@ -416,6 +454,7 @@ void writeText(Buffer &B, const ReportModel &M) {
            "dropped records, {} calls past depth {}; clock {} ({} MHz)\n",
            T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth, clockName(),
            theClock.TicksPerSecond / 1000000);
+  printIdle(B);
   // Untimed past the capacity, and left there by longjmp or an exception:
   // the thread's timing stopped until a hook above them.
   if (T.Lost)

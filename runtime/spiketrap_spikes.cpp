@@ -27,6 +27,7 @@ uint64_t Recorded;
 uint64_t Hangs;
 uint64_t Dropped;
 uint32_t Pid;
+bool RecordIdle;
 constexpr uint32_t kComplete = 1, kEndOfArena = 2; // SpikeRecord::Committed
 
 // Pages are made resident ahead of the records, kPrefault bytes at a time,
@@ -92,7 +93,8 @@ void warmCode() {
 }
 } // namespace
 
-void spikesInit(uint64_t Bytes) {
+void spikesInit(uint64_t Bytes, bool Idle) {
+  RecordIdle = Idle;
   // Untouched pages cost nothing: the kernel maps them on first write.
   void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -146,6 +148,8 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
   R->LongestWaitDesc = nullptr;
   R->LongestWaitCall = WaitNone;
   R->WaitLowerBound = 0;
+  R->LongestWaitIdle = 0;
+  R->Idle = 0;
   return R;
 }
 
@@ -172,15 +176,16 @@ void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
   for (uint32_t I = 0; I < Depth; ++I) {
     const Frame &F = T.Frames[I];
     R->Level[I] = {F.Desc, F.Start, resolvedThreshold(F.Threshold),
-                   F.ChildTicks, 0};
+                   F.ChildTicks, 0, 0};
   }
-  // How much of each level was spent waiting, and on what.
+  // How much of each level was spent waiting, idle or held up, and on what.
   WaitSummary W;
-  sumWaits(T, R->Level, Depth, End, W);
+  sumWaits(T, R->Level, Depth, End, T.Tid == Pid, W);
   R->LongestWaitTicks = W.LongestTicks;
   R->LongestWaitDesc = W.LongestDesc;
   R->LongestWaitCall = W.LongestCall;
   R->WaitLowerBound = W.LowerBound;
+  R->LongestWaitIdle = W.LongestIdle;
   // Bounded copies: the pool slots are reused once their frame is gone.
   auto *M = const_cast<SpikeMessage *>(R->messages());
   uint32_t N = 0;
@@ -196,8 +201,64 @@ void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
 
 } // namespace
 
+namespace {
+IdleFunction IdleTable[kIdleFunctions];
+uint64_t IdleCalls;
+
+// A call of D was over its threshold only by Ticks of idle waiting, mostly
+// in Call: count it (lock-free, safe in a signal handler; a function that
+// finds the table full is counted in the total only).
+void noteIdle(const spiketrap_desc *D, uint64_t Ticks, uint32_t Call) {
+  __atomic_fetch_add(&IdleCalls, 1, __ATOMIC_RELAXED);
+  uint32_t H = uint32_t((uintptr_t(D) >> 3) * 2654435761u);
+  for (uint32_t I = 0; I < kIdleFunctions; ++I) {
+    IdleFunction &F = IdleTable[(H + I) % kIdleFunctions];
+    const spiketrap_desc *Have = __atomic_load_n(&F.Desc, __ATOMIC_ACQUIRE);
+    if (!Have && __atomic_compare_exchange_n(&F.Desc, &Have, D, false,
+                                             __ATOMIC_ACQ_REL,
+                                             __ATOMIC_ACQUIRE))
+      Have = D;
+    if (Have != D)
+      continue;
+    __atomic_fetch_add(&F.Calls, 1, __ATOMIC_RELAXED);
+    uint64_t Worst = __atomic_load_n(&F.WorstTicks, __ATOMIC_RELAXED);
+    while (Ticks > Worst &&
+           !__atomic_compare_exchange_n(&F.WorstTicks, &Worst, Ticks, false,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      ;
+    if (Ticks >= Worst)
+      __atomic_store_n(&F.Call, Call, __ATOMIC_RELAXED);
+    return;
+  }
+}
+} // namespace
+
+const IdleFunction *idleFunctions() { return IdleTable; }
+uint64_t idleCalls() { return __atomic_load_n(&IdleCalls, __ATOMIC_RELAXED); }
+
+namespace {
+// Whether the hang watchdog reported the open call F of T as hung: its return
+// is recorded, idle or not, so the report says how long it took (the
+// watchdog's fields, read racily: a stale value only records an idle call).
+SPIKETRAP_RACY_READER bool reportedHung(const ThreadState &T, const Frame &F) {
+  return SPIKETRAP_RACY(T.Watch.Desc) == F.Desc &&
+         SPIKETRAP_RACY(T.Watch.Start) == F.Start;
+}
+} // namespace
+
+IdleVerdict judgeIdle(ThreadState &T, uint32_t Depth, uint64_t End) {
+  const Frame &Call = T.Frames[Depth - 1];
+  uint32_t IdleCall;
+  uint64_t Idle = idleTicks(T, Depth, End, T.Tid == Pid, &IdleCall);
+  if (!Idle || End - Call.Start - Idle > resolvedThreshold(Call.Threshold))
+    return IdleVerdict::Spike;
+  noteIdle(Call.Desc, End - Call.Start, IdleCall);
+  return RecordIdle || reportedHung(T, Call) ? IdleVerdict::RecordIdle
+                                             : IdleVerdict::Drop;
+}
+
 void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
-                 const SpikeCandidates &Candidates, bool Unwound) {
+                 const SpikeCandidates &Candidates, bool Unwound, bool Idle) {
   uint32_t Messages = 0;
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
@@ -222,6 +283,7 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
     R->Sampled = Stats;
     R->NumCandidates = Named.Num;
     R->Unwound = Unwound;
+    R->Idle = Idle;
     __builtin_memcpy(R->Candidates, Named.Desc,
                      Named.Num * sizeof(Named.Desc[0]));
     commit(T, R);
@@ -240,7 +302,7 @@ void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
   R->End = End;
   R->Frame = Frame;
   R->IsFrame = 1;
-  R->Level[0] = {Desc, Start, Budget, 0, 0};
+  R->Level[0] = {Desc, Start, Budget, 0, 0, 0};
   commit(T, R);
 }
 
@@ -269,7 +331,7 @@ SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
       const Frame &F = T.Frames[I];
       uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
       Out[I] = {SPIKETRAP_RACY(F.Desc), SPIKETRAP_RACY(F.Start),
-                resolvedThreshold(Thr), SPIKETRAP_RACY(F.ChildTicks)};
+                resolvedThreshold(Thr), SPIKETRAP_RACY(F.ChildTicks), 0, 0};
     }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     // No call meanwhile and the same depth: every frame copied was open and
@@ -312,7 +374,8 @@ const SpikeRecord *spikeAt(uint64_t Off) {
 }
 
 void spikesAfterForkChild() {
-  ArenaUsed = Recorded = Hangs = Dropped = frameNumber = 0;
+  ArenaUsed = Recorded = Hangs = Dropped = frameNumber = IdleCalls = 0;
+  __builtin_memset(IdleTable, 0, sizeof(IdleTable));
   Pid = uint32_t(getpid());
   // The parent's resident pages are shared copy-on-write: fault ours in.
   Prefaulted = 0;
@@ -438,6 +501,9 @@ void spikesDetachRange(uintptr_t Lo, uintptr_t Hi) {
       Recent[I].Desc = Detach(Recent[I].Desc);
     R.LongestWaitDesc = Detach(R.LongestWaitDesc);
   });
+  for (IdleFunction &F : IdleTable)
+    if (const spiketrap_desc *D = __atomic_load_n(&F.Desc, __ATOMIC_ACQUIRE))
+      __atomic_store_n(&F.Desc, Detach(D), __ATOMIC_RELEASE);
 }
 
 SpikeTotals spikeTotals() {

@@ -16,21 +16,31 @@
 
 namespace __spiketrap {
 
-// Allocates the arena (at start-up, never in a hook).
-void spikesInit(uint64_t Bytes);
+// Allocates the arena (at start-up, never in a hook). RecordIdle
+// (report_idle=1): idle calls over their threshold are recorded too.
+void spikesInit(uint64_t Bytes, bool RecordIdle);
 // In a forked child: the parent's records are the parent's to report.
 void spikesAfterForkChild();
 // Before a shared object is unloaded: records that name its descriptors get
 // copies owned by the runtime, so the report never reads unmapped memory.
 void spikesDetachRange(uintptr_t Lo, uintptr_t Hi);
 
+// Whether the call of frame Depth - 1 of T, over its threshold at End, was
+// over it only by its idle waits (a sleep, an event loop's readiness wait,
+// a worker waiting for work: spiketrap_waits.h): then it is no spike,
+// counted (idleFunctions) and recorded only when asked for (report_idle=1)
+// or when the watcher reported it hung. Decided first: adaptive mode does
+// not judge idle calls.
+enum class IdleVerdict { Spike, RecordIdle, Drop };
+IdleVerdict judgeIdle(ThreadState &T, uint32_t Depth, uint64_t End);
+
 // Records the Depth open frames of T, the last of which ends at End, with
 // the Candidates adaptive mode named for it (adaptSpike, decided first).
 // Called from __spiketrap_exit when a call runs over its threshold, and
 // with Unwound from a hook that finds the frame left by an exception or a
-// longjmp (End: then).
+// longjmp (End: then). Idle: judgeIdle's RecordIdle.
 void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
-                 const SpikeCandidates &Candidates, bool Unwound);
+                 const SpikeCandidates &Candidates, bool Unwound, bool Idle);
 // Records a frame (between two frame marks) that ran over its budget, as a
 // one-level spike of Desc.
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
@@ -53,6 +63,20 @@ extern uint64_t frameNumber;
 
 // Calls F(const SpikeRecord &) for each complete record, oldest first.
 template <typename Fn> void forEachSpike(Fn F);
+
+// Calls over their threshold only by their idle time (spiketrap_waits.h),
+// by function: not spikes, counted here whether recorded or not.
+struct IdleFunction {
+  const spiketrap_desc *Desc; // null: a free slot
+  uint64_t Calls;
+  uint64_t WorstTicks; // the longest of them
+  uint32_t Call;       // WaitCall the longest idled in the most
+};
+constexpr uint32_t kIdleFunctions = 256;
+// The table (kIdleFunctions slots, some free) and how many idle calls there
+// were in all (those of functions past the table's room included).
+const IdleFunction *idleFunctions();
+uint64_t idleCalls();
 
 struct SpikeTotals {
   uint64_t Recorded, Dropped;

@@ -212,44 +212,146 @@ void waitsInit() {
     resolveAll();
 }
 
-void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
-              uint64_t End, WaitSummary &Out) {
-  Out = {0, nullptr, WaitNone, false};
-  for (uint32_t L = 0; L < N; ++L)
-    Level[L].WaitTicks = 0;
-  if (!N)
-    return;
+WaitKind waitKind(uint32_t Call) {
+  static constexpr struct Kinds {
+    uint8_t K[kNumWaitCalls];
+    constexpr Kinds() : K() {
+#define SPIKETRAP_WAIT(...)
+#define SPIKETRAP_WAIT_OWN(...)
+#define SPIKETRAP_WAIT_IDLE(Name, Kind) K[Wait_##Name] = Wait##Kind;
+#include "spiketrap_waits.inc"
+    }
+  } Table;
+  return Call < kNumWaitCalls ? WaitKind(Table.K[Call]) : WaitStall;
+}
+
+namespace {
+
+// A complete wait of the thread's ring, and how it counts.
+struct WaitCopy {
+  uint64_t Start, End;
+  const spiketrap_desc *Desc;
+  uint32_t Call;
+  bool Idle;
+};
+
+// Copies T's complete waits that end after From (at most kWaitSlots, in
+// ring order) into Out; their number.
+uint32_t copyWaits(const ThreadState &T, uint64_t From, WaitCopy *Out) {
   const WaitRing &W = T.Waits;
   uint64_t Written = __atomic_load_n(&W.Next, __ATOMIC_RELAXED);
-  uint64_t Top = Level[N - 1].Start;
-  Out.LowerBound = __atomic_load_n(&W.Evicted, __ATOMIC_RELAXED) > Top;
   uint32_t Slots = Written < kWaitSlots ? uint32_t(Written) : kWaitSlots;
+  uint32_t N = 0;
   for (uint32_t I = 0; I < Slots; ++I) {
     const WaitEntry &E = W.Entries[I];
     uint64_t EEnd = __atomic_load_n(&E.End, __ATOMIC_RELAXED);
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    uint64_t EStart = E.Start;
-    const spiketrap_desc *Desc = E.Desc;
-    uint32_t Call = W.Calls[I];
+    WaitCopy C = {E.Start, EEnd, E.Desc, W.Calls[I], false};
     std::atomic_signal_fence(std::memory_order_seq_cst);
     // Being written (by a handler that interrupted us), or rewritten since.
-    if (!EEnd || EEnd != __atomic_load_n(&E.End, __ATOMIC_RELAXED))
+    if (!EEnd || EEnd != __atomic_load_n(&E.End, __ATOMIC_RELAXED) ||
+        EEnd <= From)
       continue;
-    if (EEnd > End)
-      EEnd = End;
-    if (EEnd <= Level[0].Start)
-      continue; // before the outermost level: nothing here
+    Out[N++] = C;
+  }
+  return N;
+}
+
+// Marks which of the N waits were idle (waitKind). RStart, RThreshold: the
+// outermost open call that can be reported (RThreshold 0: there is none).
+void classify(WaitCopy *W, uint32_t N, bool MainThread, uint64_t RStart,
+              uint64_t RThreshold) {
+  for (uint32_t I = 0; I < N; ++I) {
+    WaitKind K = waitKind(W[I].Call);
+    if (K != WaitWork) {
+      W[I].Idle = K != WaitStall;
+      continue;
+    }
+    if (MainThread) {
+      W[I].Idle = false;
+      continue;
+    }
+    if (!RThreshold || W[I].Start <= RStart) {
+      W[I].Idle = true;
+      continue;
+    }
+    // What that call had run before this wait: its time so far less the
+    // waits inside it that had ended.
+    uint64_t Ran = W[I].Start - RStart;
+    for (uint32_t J = 0; J < N; ++J)
+      if (J != I && W[J].Start >= RStart && W[J].End <= W[I].Start)
+        Ran -= W[J].End - W[J].Start < Ran ? W[J].End - W[J].Start : Ran;
+    W[I].Idle = Ran * kIdleShare < RThreshold;
+  }
+}
+
+// The part of W inside [From, To).
+uint64_t overlap(const WaitCopy &W, uint64_t From, uint64_t To) {
+  uint64_t S = W.Start > From ? W.Start : From, E = W.End < To ? W.End : To;
+  return E > S ? E - S : 0;
+}
+
+} // namespace
+
+void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
+              uint64_t End, bool MainThread, WaitSummary &Out) {
+  Out = {0, nullptr, WaitNone, false, false};
+  for (uint32_t L = 0; L < N; ++L)
+    Level[L].WaitTicks = Level[L].IdleTicks = 0;
+  if (!N)
+    return;
+  uint64_t Top = Level[N - 1].Start;
+  Out.LowerBound =
+      __atomic_load_n(&T.Waits.Evicted, __ATOMIC_RELAXED) > Top;
+  WaitCopy W[kWaitSlots];
+  uint32_t NumWaits = copyWaits(T, Level[0].Start, W);
+  uint32_t R = 0;
+  while (R < N && Level[R].Threshold == kNever)
+    ++R;
+  classify(W, NumWaits, MainThread, R < N ? Level[R].Start : 0,
+           R < N ? Level[R].Threshold : 0);
+  for (uint32_t I = 0; I < NumWaits; ++I) {
     // Levels start later the deeper they are: each gets the part of the
     // wait after its start.
-    for (uint32_t L = 0; L < N && EEnd > Level[L].Start; ++L)
-      Level[L].WaitTicks +=
-          EEnd - (EStart > Level[L].Start ? EStart : Level[L].Start);
-    if (EEnd > Top) {
-      uint64_t Ticks = EEnd - (EStart > Top ? EStart : Top);
-      if (Ticks > Out.LongestTicks)
-        Out = {Ticks, Desc, Call, Out.LowerBound};
+    for (uint32_t L = 0; L < N; ++L) {
+      uint64_t Ticks = overlap(W[I], Level[L].Start, End);
+      if (!Ticks)
+        break;
+      Level[L].WaitTicks += Ticks;
+      if (W[I].Idle)
+        Level[L].IdleTicks += Ticks;
     }
+    uint64_t Ticks = overlap(W[I], Top, End);
+    if (Ticks > Out.LongestTicks)
+      Out = {Ticks, W[I].Desc, W[I].Call, Out.LowerBound, W[I].Idle};
   }
+}
+
+uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
+                   bool MainThread, uint32_t *Call) {
+  *Call = WaitNone;
+  if (!Depth || Depth > kMaxDepth)
+    return 0;
+  const Frame &Top = T.Frames[Depth - 1];
+  uint32_t R = 0;
+  while (R < Depth && T.Frames[R].Threshold == kNever)
+    ++R;
+  uint64_t RThreshold = 0;
+  if (R < Depth)
+    RThreshold = T.Frames[R].Threshold ? T.Frames[R].Threshold
+                                        : globalThresholdTicks;
+  WaitCopy W[kWaitSlots];
+  // Waits before the top frame's start still tell what the outer call ran.
+  uint32_t N = copyWaits(T, R < Depth ? T.Frames[R].Start : Top.Start, W);
+  classify(W, N, MainThread, R < Depth ? T.Frames[R].Start : 0, RThreshold);
+  uint64_t Idle = 0, Longest = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    if (uint64_t Ticks = W[I].Idle ? overlap(W[I], Top.Start, End) : 0) {
+      Idle += Ticks;
+      if (Ticks > Longest)
+        Longest = Ticks, *Call = W[I].Call;
+    }
+  return Idle;
 }
 
 SPIKETRAP_MINSIZE_END

@@ -48,19 +48,40 @@ enum WaitCall : uint8_t {
 // The call's name as reports show it ("pthread_mutex_lock", "futex").
 const char *waitCallName(uint32_t Call);
 
+// How a wait counts when a call runs late (spiketrap_waits.inc's
+// SPIKETRAP_WAIT_IDLE lines): a stall (it held the thread up), a sleep or a
+// readiness wait (idle), or a wait to be woken, which is idle only for a
+// worker waiting for work: on a thread other than the program's main thread,
+// when the thread's outermost open call that can be reported had run (not
+// waited) less than 1/kIdleShare of its threshold when the wait began.
+// After such work, or on the main thread (a frame loop waiting for its
+// workers), it waits for a result: a stall. docs/selection.md has the cases.
+enum WaitKind : uint8_t { WaitStall = 0, WaitSleep, WaitReady, WaitWork };
+WaitKind waitKind(uint32_t Call);
+constexpr uint64_t kIdleShare = 20;
+
 // The longest wait inside a spiking call.
 struct WaitSummary {
   uint64_t LongestTicks;
   const spiketrap_desc *LongestDesc; // the function it was waited from
   uint32_t LongestCall;              // WaitCall; WaitNone: no wait
   bool LowerBound; // the ring wrapped during the call: waits were lost
+  bool LongestIdle; // the longest wait was idle
 };
 
 // Sums T's waits inside each of the N levels (their Start to End) into
-// Level[I].WaitTicks, and describes the last level's longest wait. On T's
-// own thread (recordSpike).
+// Level[I].WaitTicks, the idle ones also into Level[I].IdleTicks, and
+// describes the last level's longest wait. MainThread: T is the program's
+// main thread. On T's own thread (recordSpike).
 void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
-              uint64_t End, WaitSummary &Out);
+              uint64_t End, bool MainThread, WaitSummary &Out);
+
+// The idle time (above) inside T's open call at Depth - 1 from its start to
+// End, and the call it mostly idled in (*Call). On T's own thread, before a
+// spike is recorded: a call that is over its threshold only by its idle
+// time is not a spike.
+uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
+                   bool MainThread, uint32_t *Call);
 
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();

@@ -9,7 +9,9 @@
 # ways and requires every test that passes plain to pass instrumented. Then a
 # run of one of its test programs with a tiny threshold must print a report
 # naming one of the project's functions, and a run in which nothing can spike
-# must print on stderr exactly what the plain build prints.
+# must print on stderr exactly what the plain build prints. Two programs
+# (Chocolate Doom, Redis) are built instrumented only and run as a user would;
+# what their reports name is checked.
 #
 # A project whose source cannot be fetched (no network, package gone) is
 # skipped with a note; that does not fail the run. Prints
@@ -26,7 +28,7 @@ cd "$(dirname "$0")/.."
 . utils/llvm-version.sh
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
-PROJECTS=${REALWORLD_PROJECTS:-cjson json-c tinyxml2 zlib popt}
+PROJECTS=${REALWORLD_PROJECTS:-cjson json-c tinyxml2 zlib popt chocolate-doom redis}
 if [ -n "${REALWORLD_DIR:-}" ]; then
   work=$(mkdir -p "$REALWORLD_DIR" && cd "$REALWORLD_DIR" && pwd)
 else
@@ -179,11 +181,12 @@ skip() {
 }
 
 # --- Build kinds -------------------------------------------------------------
-# cmake_build <src> <build dir> <cc> <cxx> [cmake args...]
+# cmake_build <src> <build dir> <cc> <cxx> [cmake args...]: every target,
+# or those in $NINJA_TARGETS
 cmake_build() {
   local src=$1 b=$2 cc=$3 cxx=$4; shift 4
   rm -rf "$b" && CC=$cc CXX=$cxx cmake -S "$src" -B "$b" -G Ninja "$@" &&
-    ninja -C "$b" -j "$JOBS"
+    ninja -C "$b" -j "$JOBS" ${NINJA_TARGETS:-}
 }
 # cmake_project <name> <wrappers|package> <src> <cmake args...>: both builds
 # and both test runs. The instrumented build sets CC/CXX to the wrappers, or
@@ -294,6 +297,130 @@ project_popt() {
   # tests/test1 is libtool's wrapper script; it runs the real program.
   spike_check popt '(^| )popt' "$b-st/tests" ./test1 --help
   quiet_check popt "$b-st/tests" "$b-plain/tests/test1" "$b-st/tests/test1" --help
+}
+
+# --- Programs run as a user would (issue 25) ------------------------------------
+# Two programs nobody here wrote, built unchanged through the wrappers and run
+# with default options: what their reports lead with is checked, not only
+# that they build. The text report's summary rows: "<function> (file:line)"
+# after the spiked/calls column.
+summary_rows() { # summary_rows <text report> <n>: the first n rows' functions
+  awk '/^spikes +worst/ { t = 1; next } t && /^$/ { exit } t && /^ +[0-9]+ /' "$1" |
+    sed -E 's/^ *[0-9]+( +[0-9.]+ [a-z]+){4} +[0-9]+\/[0-9]+ +[0-9]+% +//' | head -"$2"
+}
+# report_check <name> <text report> <regex> <what>: a summary row names a
+# function matching <regex>.
+report_check() {
+  if summary_rows "$2" 1000 | grep -E "$3" > /dev/null; then
+    pass "$1: the report names $4"
+  else
+    fail "$1: the report names $4 (/$3/)"; head -30 "$2"
+  fi
+}
+
+# json_check <name> <JSON report> <what> <python expression over r (the
+# report), f (its functions by name), rows (the functions that spiked, in
+# the summary's order) and spikes>: passes when the expression is true.
+json_check() {
+  if python3 - "$2" "$4" > "$log" 2>&1 <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = {x["name"]: x for x in r["functions"]}
+rows = [x["name"] for x in r["functions"] if x["spikes"]]
+spikes = r["spikes"]
+names = [x["name"] for x in r["functions"]]
+def idle_share(s):  # of a spike's own level: its idle waits
+    return s["stack"][-1].get("idle_ns", 0) / max(s["duration_ns"], 1)
+def slept(s):  # mostly in one sleep, idle or not
+    w = s.get("longest_wait", {})
+    return w.get("call") in ("nanosleep", "clock_nanosleep", "usleep", "sleep") and 2 * w["ns"] >= s["duration_ns"]
+ok = eval(sys.argv[2])
+print("first rows:", rows[:10])
+print("idle:", [(x["name"], x["calls"]) for x in r["runs"][0].get("idle", [])][:5])
+sys.exit(0 if ok else 1)
+PY
+  then pass "$1: $3"; else fail "$1: $3"; fi
+}
+
+# Chocolate Doom (C, CMake, SDL2) playing Freedoom's first demo as a timedemo
+# (as fast as it can: no frame limiter) headless. -timedemo ends through
+# I_Error: exit status 255 is its normal end.
+doom_wad=/usr/share/games/doom/freedoom2.wad
+project_chocolate_doom() {
+  local src b=$work/build/chocolate-doom-st out=$work/chocolate-doom
+  if ! utils/setup.sh libsdl2-dev libsdl2-mixer-dev libsdl2-net-dev freedoom > "$work/doom-setup.log" 2>&1; then
+    skipped=$((skipped + 1)); echo "SKIP: chocolate-doom: its packages could not be installed ($(tail -1 "$work/doom-setup.log"))"; return
+  fi
+  src=$(fetch chocolate-doom) || { skip chocolate-doom; return; }
+  NINJA_TARGETS=src/chocolate-doom check "chocolate-doom: build with CC/CXX=spiketrap-clang(++) (CMake)" \
+    cmake_build "$src" "$b" "$st_cc" "$st_cxx" || return
+  instrumented_check chocolate-doom "$b"
+  mkdir -p "$out.home"
+  (cd "$out.home" && HOME=$out.home SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+     SPIKETRAP_OPTIONS="report=$out.txt:report_json=$out.json" \
+     timeout 300 "$b/src/chocolate-doom" -iwad "$doom_wad" -timedemo demo1 \
+       -nosound -nomusic -nograbmouse -nogui > "$out.out" 2> "$out.err")
+  local rc=$?
+  # The result goes to stderr with the report (report= sends that elsewhere).
+  if [ "$rc" = 255 ] && grep -qE '^timed [0-9]+ gametics' "$out.err" && [ -s "$out.txt" ]; then
+    pass "chocolate-doom: the timedemo runs to its end ($(grep -E '^timed' "$out.err"))"
+  else
+    fail "chocolate-doom: the timedemo runs to its end (exit $rc)"; tail -n 5 "$out.out" "$out.err"; return
+  fi
+  report_check chocolate-doom "$out.txt" '^(P_SetupLevel|G_DoLoadLevel|W_[A-Za-z]+|R_Init[A-Za-z]*|wipe_[A-Za-z]+)( |$)' \
+    "level setup, WAD loading or wipes"
+  # The frame limiter's I_Sleep(1) and start-up's one-second SDL_Delay are
+  # idle: no row of the first five is a sleep.
+  json_check chocolate-doom "$out.json" "no deliberate sleep among the first five rows" \
+    '"I_Sleep" not in rows[:5] and not any(slept(spikes[f[n]["worst_spike"]]) for n in rows[:5])'
+}
+
+# Redis (C, its own Makefile; MALLOC=libc: its bundled jemalloc's configure
+# is not what is tested here) under redis-benchmark, then the commands known
+# to stall it: KEYS and DEBUG DIGEST over many keys, BGSAVE (fork), FLUSHALL.
+# Only the server writes a report; it listens on a free loopback port.
+redis_build() ( # redis_build <src> <dir> <cc>
+  rm -rf "$2" && cp -r "$1" "$2" && cd "$2" && make -j "$JOBS" CC="$3" MALLOC=libc
+)
+project_redis() {
+  local src b=$work/build/redis-st out=$work/redis port dir pid i
+  src=$(fetch redis) || { skip redis; return; }
+  check "redis: build with make CC=spiketrap-clang" redis_build "$src" "$b" "$st_cc" || return
+  instrumented_check redis "$b"
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  dir=$out.data && rm -rf "$dir" && mkdir -p "$dir"
+  SPIKETRAP_OPTIONS="report=$out.txt:report_json=$out.json" timeout 600 "$b/src/redis-server" \
+    --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
+    --enable-debug-command yes --loglevel warning > "$out.log" 2>&1 &
+  pid=$!
+  cli() { SPIKETRAP_OPTIONS=report=none timeout 300 "$b/src/redis-cli" -p "$port" "$@"; }
+  for i in $(seq 100); do cli ping > /dev/null 2>&1 && break; sleep 0.1; done
+  { SPIKETRAP_OPTIONS=report=none timeout 300 "$b/src/redis-benchmark" -p "$port" -q -n 20000 -c 20 \
+      -t set,get,lpush,lpop,incr
+    sleep 1 # the event loop idles
+    cli debug populate 300000
+    cli keys '*' | wc -l
+    cli debug digest
+    cli bgsave
+    for i in $(seq 600); do cli info persistence | grep -q '^rdb_bgsave_in_progress:0' && break; sleep 0.1; done
+    cli flushall
+    cli shutdown nosave
+  } > "$out.session" 2>&1
+  wait "$pid"
+  local rc=$?
+  if [ "$rc" = 0 ] && grep -q '300002' "$out.session" && [ -s "$out.txt" ]; then
+    pass "redis: benchmark, KEYS, DEBUG DIGEST, BGSAVE, FLUSHALL, shutdown"
+  else
+    fail "redis: benchmark, KEYS, DEBUG DIGEST, BGSAVE, FLUSHALL, shutdown (server exit $rc)"
+    tail -n 20 "$out.session" "$out.log"; return
+  fi
+  report_check redis "$out.txt" '^keysCommand ' 'KEYS (keysCommand)'
+  report_check redis "$out.txt" '^computeDatasetDigest ' 'DEBUG DIGEST (computeDatasetDigest)'
+  report_check redis "$out.txt" '^flushallCommand ' 'FLUSHALL (flushallCommand)'
+  report_check redis "$out.txt" '^(redisFork|rdbSaveBackground) ' 'the fork of BGSAVE (redisFork)'
+  # The event loop's 100 ms ticks with nothing to do are idle calls.
+  json_check redis "$out.json" "the idle event loop's ticks are idle calls, not spikes" \
+    'any(x["name"] == "aeProcessEvents" for x in r["runs"][0]["idle"]) and not any(names[s["function"]] == "aeProcessEvents" and idle_share(s) >= 0.5 for s in spikes)'
 }
 
 echo "spiketrap on real projects, installed at $prefix; work in $work"

@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: rm -rf %t.d && mkdir -p %t.d
-// RUN: env SPIKETRAP_OPTIONS="report=none threshold=10ms report_json=%t.d/r.json" %t
+// RUN: env SPIKETRAP_OPTIONS="report=none threshold=10ms report_idle=1 report_json=%t.d/r.json" %t
 // RUN: python3 %S/Inputs/check_otlp.py --serve %t.d/posted.json -- %spiketrap_report export --format otlp --endpoint @URL@ %t.d/r.json | FileCheck %s --check-prefix=POST
 // RUN: python3 %S/Inputs/check_otlp.py %t.d/posted.json | FileCheck %s
 // RUN: python3 %S/Inputs/check_otlp.py --serve %t.d/posted2.json -- %spiketrap_report export --format otlp -o %t.d/file.json --endpoint @URL@/v1/traces %t.d/r.json | FileCheck %s --check-prefix=POST
@@ -32,3 +32,6 @@ int main(void) {
 // CHECK-NEXT: trace main > load_level{{( \(waited\))?$}}
 
 // REFUSED: spiketrap-report: http://127.0.0.1:{{[0-9]+}}/v1/traces: HTTP 503
+
+// (report_idle=1: the sleeps that make these spikes are idle, not spikes,
+// unless asked for: docs/selection.md.)

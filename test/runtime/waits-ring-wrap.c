@@ -21,5 +21,5 @@ int main(void) {
 }
 
 // CHECK: #1  many_naps ({{.*}}waits-ring-wrap.c:{{[0-9]+}}) {{.*}} > 1.000 ms
-// CHECK-NEXT: waited at least {{[0-9.]+}} ms (longest {{.*}} in nanosleep from many_naps ({{.*}}); running at most
-// JSON: "longest_wait":{"call":"nanosleep","ns":{{[0-9]+}},"function":{{[0-9]+}}},"wait_lower_bound":true
+// CHECK-NEXT: waited at least {{[0-9.]+}} ms idle (longest {{.*}} in nanosleep from many_naps ({{.*}}); running at most
+// JSON: "longest_wait":{"call":"nanosleep","ns":{{[0-9]+}},"function":{{[0-9]+}},"idle":true},"wait_lower_bound":true
