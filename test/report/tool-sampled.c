@@ -15,7 +15,7 @@
 // go down to the sampled culprit, and fleet rows name the sampled chain and
 // its counts.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 int plain_decode(int Size);
 

@@ -13,7 +13,7 @@
 // A program whose only late calls were idle prints nothing. (Waits are
 // noted only without sanitizers, which intercept them themselves.)
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <poll.h>
 #include <time.h>
 

@@ -14,7 +14,7 @@
 // - a frame thread (not the main thread) that ran a quarter of its
 //   threshold before waiting for its helper waits for a result: a stall.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <semaphore.h>
 

@@ -5,7 +5,7 @@
 // that waits in the C library (sleeps, polls, selects) is never signalled:
 // none of those calls returns EINTR, and every sleep sleeps its whole time.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 
 // sample=0: no watcher thread (without hang_after=), and no sampling.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <dirent.h>
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
 // the process exits (the C library calls exit(0) after the last thread),
 // although the runtime's watcher thread is still there.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <stdio.h>
 

@@ -9,7 +9,7 @@
 // level, and the first is named by the caller's samples, with the callee
 // listed as timed again.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 volatile int Sink;
 

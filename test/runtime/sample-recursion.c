@@ -8,7 +8,7 @@
 // timed once, at its outermost call; with patched sites at every level
 // until adaptive mode switches walk off (long before the slow call).
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 volatile int Sink;
 

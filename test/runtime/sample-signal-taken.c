@@ -7,7 +7,7 @@
 // default, and once it installs a handler of its own, that handler gets its
 // own signals and no others: sampling stops first.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <signal.h>
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
 // call open for long: the sampling signal is never sent to it (its mask is
 // read first), so it never receives one, while another thread is sampled.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 // went, marked as sampled. (Without late probes, which would time its loop:
 // as for a slow path with no loop, or patched sites.)
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 
 volatile int Sink;
 

@@ -7,7 +7,7 @@
 // direct callees only, so adaptive mode has no candidate to name; the
 // samples name the override that ran long, switched off as it was.
 
-#include "../e2e/Inputs/spin.h"
+#include "../Inputs/spin.h"
 #include <vector>
 
 struct Entity {

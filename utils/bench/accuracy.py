@@ -28,9 +28,9 @@ PROGRAMS = os.path.join(HERE, "accuracy")
 # (case, source, what it injects): one table row per case and opt level.
 CASES = [
     ("issue11-1 fast then blocked", "issue1_lookup.c",
-     "lookup: 15,000 fast calls, then one 3 ms nanosleep"),
+     "lookup: 15,000 fast calls, then one 3 ms blocking read"),
     ("issue11-2 blocking wrapper", "issue2_wrapper.cpp",
-     "load_asset: a 10-instruction nanosleep wrapper, 4 ms once"),
+     "load_asset: a small blocking-read wrapper, 4 ms once"),
     ("issue11-3 unrolled caller", "issue3_unrolled.c",
      "slow_path: three spin_ms(1.0) in an unrolled loop"),
     ("issue11-4 worker thread, 2 ms", "issue4_worker.cpp",

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,11 +69,19 @@ GT_INLINE void gt_spin_ns(long long ns) {
   }
 }
 
-/* Off-CPU for ns nanoseconds. */
+/* Off-CPU for ns nanoseconds, blocked in read(2) on a timer: a stall, as a
+ * slow disk or a busy device would be (a nanosleep is idle, not a spike:
+ * docs/selection.md, "Idle is not a spike"). */
 GT_INLINE void gt_sleep_ns(long long ns) {
-  struct timespec ts = {(time_t)(ns / 1000000000LL),
-                        (long)(ns % 1000000000LL)};
-  nanosleep(&ts, NULL);
+  struct itimerspec its = {{0, 0},
+                           {(time_t)(ns / 1000000000LL),
+                            (long)(ns % 1000000000LL)}};
+  unsigned long long expired;
+  int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+  if (fd < 0 || timerfd_settime(fd, 0, &its, NULL) != 0 ||
+      read(fd, &expired, sizeof expired) != (ssize_t)sizeof expired)
+    abort();
+  close(fd);
 }
 
 SPIKETRAP_NEVER GT_NOINLINE static void gt_add(const char *kind,

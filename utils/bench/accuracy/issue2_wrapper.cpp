@@ -1,11 +1,10 @@
-// Issue 11, case 2: a small wrapper that blocks. load_asset() is 10 IR
-// instructions around nanosleep; tick() calls it every frame for a few
-// microseconds and once for 4 ms.
+// Issue 11, case 2: a small wrapper that blocks. load_asset() is a few IR
+// instructions around a blocking read (gt_sleep_ns); tick() calls it every
+// frame for a few microseconds and once for 4 ms.
 #include "gt.h"
 
 GT_NOINLINE void load_asset(double us) {
-  timespec ts{0, static_cast<long>(us * 1000)};
-  nanosleep(&ts, nullptr);
+  gt_sleep_ns(static_cast<long long>(us * 1000));
 }
 
 volatile int state;
