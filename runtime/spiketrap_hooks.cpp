@@ -294,7 +294,8 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
           // Only the low 16 bits of flags call for the slow path (thresholds
           // of its own among them: SPIKETRAP_DESC_EXTENDED); the rest say how
           // the descriptor stores its strings.
-          (uint16_t(D->flags) | D->off) ||
+          // off: a relaxed load (a plain one), as adaptive mode stores it.
+          (uint16_t(D->flags) | __atomic_load_n(&D->off, __ATOMIC_RELAXED)) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
     return enterSlow(T, D, Addr);

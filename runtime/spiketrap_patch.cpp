@@ -103,25 +103,47 @@ spiketrap_desc *pop() {
 #if defined(SPIKETRAP_SITE_SIZE)
 #if defined(__x86_64__)
 using Insn = uint16_t;
+#elif defined(__aarch64__)
+using Insn = uint32_t;
+#endif
+
+// Code is read and written past the sanitizers: ThreadSanitizer has no
+// shadow memory for the text segment.
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define SPIKETRAP_CODE_ACCESS __attribute__((disable_sanitizer_instrumentation))
+#else
+#define SPIKETRAP_CODE_ACCESS
+#endif
+SPIKETRAP_CODE_ACCESS uint32_t loadWord(const char *P) {
+  uint32_t W;
+  __builtin_memcpy(&W, P, sizeof(W));
+  return W;
+}
+SPIKETRAP_CODE_ACCESS Insn loadInsn(const char *Site) {
+  return __atomic_load_n(reinterpret_cast<const Insn *>(Site),
+                         __ATOMIC_RELAXED);
+}
+SPIKETRAP_CODE_ACCESS void storeInsn(char *Site, Insn V) {
+  __atomic_store_n(reinterpret_cast<Insn *>(Site), V, __ATOMIC_RELEASE);
+}
+
+#if defined(__x86_64__)
 // The timed form: a short jump back to the prefix, past an endbr64 if the
 // function starts with one (IBT). The prefix ends in int3 padding, so the 4
 // bytes before the site are an endbr64 only when the function has one.
 Insn timedForm(const char *Site) {
-  static const unsigned char Endbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};
-  int Landing = memcmp(Site - 4, Endbr64, 4) == 0 ? 4 : 0;
+  constexpr uint32_t Endbr64 = 0xfa1e0ff3; // f3 0f 1e fa
+  int Landing = loadWord(Site - 4) == Endbr64 ? 4 : 0;
   int Back = -SPIKETRAP_SITE_PREFIX - Landing - SPIKETRAP_SITE_SIZE;
   return Insn(0xeb | (uint8_t(Back) << 8));
 }
 void flushCode(char *, char *) {} // coherent instruction caches
 #elif defined(__aarch64__)
-using Insn = uint32_t;
 // The timed form: b to the prefix's code (8 bytes in, after its two
 // offsets), past a bti c if the function starts with one (BTI). The prefix
 // ends in brk, never a bti.
 Insn timedForm(const char *Site) {
-  uint32_t Before;
-  memcpy(&Before, Site - 4, 4);
-  int Landing = Before == 0xd503245f ? 4 : 0;
+  int Landing = loadWord(Site - 4) == 0xd503245f ? 4 : 0;
   int Back = (-SPIKETRAP_SITE_PREFIX + 8 - Landing) / 4;
   return Insn(0x14000000u | (uint32_t(Back) & 0x3ffffff));
 }
@@ -171,14 +193,13 @@ void rewrite(spiketrap_desc **Descs, size_t N) {
       Insn On = timedForm(Site), Off = Insn(SPIKETRAP_SITE_NOP);
       Insn Want =
           __atomic_load_n(&Descs[I]->off, __ATOMIC_RELAXED) ? Off : On;
-      Insn Now = __atomic_load_n(reinterpret_cast<Insn *>(Site),
-                                 __ATOMIC_RELAXED);
+      Insn Now = loadInsn(Site);
       // Not a site as the pass lays them out: leave it alone.
       if (Now != On && Now != Off)
         continue;
       if (Now == Want)
         continue;
-      __atomic_store_n(reinterpret_cast<Insn *>(Site), Want, __ATOMIC_RELEASE);
+      storeInsn(Site, Want);
       flushCode(Site, Site + sizeof(Insn));
       ++Stats.Sites;
     }

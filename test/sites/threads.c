@@ -24,7 +24,7 @@ static long (*const Fns[64])(long) = {P8(1) P8(2) P8(3) P8(4) P8(5) P8(6)
 #define C8(N) C(N##0) C(N##1) C(N##2) C(N##3) C(N##4) C(N##5) C(N##6) C(N##7)
 
 enum { Rounds = 30000 };
-static volatile int Done;
+static int Done; // atomic: ThreadSanitizer runs this test too
 
 static void *work(void *Arg) {
   long Sum = 0;
@@ -45,7 +45,7 @@ __attribute__((noinline)) long rearm(long X) {
 
 static void *spiker(void *Arg) {
   long Sum = 0;
-  while (!Done)
+  while (!__atomic_load_n(&Done, __ATOMIC_RELAXED))
     Sum += rearm(1);
   *(long *)Arg = Sum;
   return 0;
@@ -59,7 +59,7 @@ int main(void) {
   pthread_create(&T[4], 0, spiker, &Sums[4]);
   for (int I = 0; I < 4; ++I)
     pthread_join(T[I], 0);
-  Done = 1;
+  __atomic_store_n(&Done, 1, __ATOMIC_RELAXED);
   pthread_join(T[4], 0);
   long Want = 0;
   for (long R = 0; R < Rounds; ++R)
