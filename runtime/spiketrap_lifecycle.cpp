@@ -115,9 +115,12 @@ using namespace __spiketrap;
 // single-threaded process: the watcher thread (sampling, on by default) ends
 // for the call and starts again after it. The system calls themselves, as
 // the C library makes them.
-SPIKETRAP_INTERPOSE int unshare(int Flags) {
-  bool Paused = (Flags & CLONE_NEWUSER) && watcherPause();
-  long R = arch::rawSyscall(SYS_unshare, Flags, 0, 0, 0, 0, 0);
+namespace {
+// System call Nr, as the C library makes it, with the watcher thread ended
+// for it when Pause.
+int withoutWatcher(bool Pause, long Nr, long A, long B) {
+  bool Paused = Pause && watcherPause();
+  long R = arch::rawSyscall(Nr, A, B, 0, 0, 0, 0);
   if (Paused)
     watcherResume();
   if (R < 0) {
@@ -126,17 +129,14 @@ SPIKETRAP_INTERPOSE int unshare(int Flags) {
   }
   return 0;
 }
+} // namespace
+
+SPIKETRAP_INTERPOSE int unshare(int Flags) {
+  return withoutWatcher(Flags & CLONE_NEWUSER, SYS_unshare, Flags, 0);
+}
 
 SPIKETRAP_INTERPOSE int setns(int Fd, int NsType) {
-  bool Paused = watcherPause();
-  long R = arch::rawSyscall(SYS_setns, Fd, NsType, 0, 0, 0, 0);
-  if (Paused)
-    watcherResume();
-  if (R < 0) {
-    errno = int(-R);
-    return -1;
-  }
-  return 0;
+  return withoutWatcher(true, SYS_setns, Fd, NsType);
 }
 
 // Interposes dlclose for the program: spike records that point into the
