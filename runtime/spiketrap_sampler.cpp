@@ -26,6 +26,7 @@
 #include "spiketrap_thread.h"
 
 #include <atomic>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -57,8 +58,15 @@ char Cookie;
 uint32_t Pid;
 
 // The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
-// take tens of nanoseconds each.
+// take tens of nanoseconds each. And the clock functions the program calls,
+// and the sanitizers' interceptors that stand in front of them (LLVM 17 on:
+// a trampoline by the C name jumps to ___interceptor_<name>).
 uintptr_t VdsoLo, VdsoHi;
+constexpr const char *kClockFns[] = {
+    "clock_gettime", "gettimeofday", "__interceptor_clock_gettime",
+    "__interceptor_gettimeofday", "___interceptor_clock_gettime",
+    "___interceptor_gettimeofday"};
+uintptr_t ClockFns[sizeof(kClockFns) / sizeof(kClockFns[0])];
 
 // Functions whose frames are not what their unwind tables say while they
 // run (the unwinder installing a landing pad rewrites its own frame's saved
@@ -409,6 +417,18 @@ bool lockFreeUnwinding() {
   return V && sscanf(V, "%d.%d", &Major, &Minor) == 2 &&
          (Major > 2 || (Major == 2 && Minor >= 35));
 }
+
+// A sanitizer's interceptors take the waits the runtime interposes (so a
+// sample could interrupt one: EINTR the program never saw before), and
+// ThreadSanitizer holds asynchronous signals back until a safe point.
+bool underSanitizer() {
+  static const char *const Inits[] = {"__asan_init", "__tsan_init",
+                                      "__msan_init", "__hwasan_init"};
+  for (const char *Init : Inits)
+    if (dlsym(RTLD_DEFAULT, Init))
+      return true;
+  return false;
+}
 } // namespace
 
 bool samplerInit() {
@@ -418,6 +438,12 @@ bool samplerInit() {
     if (flags.verbosity >= 1)
       logLine("sample=1: this C library is older than glibc 2.35 (unwind "
               "tables are looked up under the loader's lock); no sampling");
+    return false;
+  }
+  if (underSanitizer()) {
+    if (flags.verbosity >= 1)
+      logLine("sample=1: a sanitizer's interceptors have the waiting calls "
+              "the samples must not interrupt; no sampling");
     return false;
   }
   Pid = uint32_t(getpid());
@@ -433,6 +459,8 @@ bool samplerInit() {
         VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
       }
   }
+  for (size_t I = 0; I < sizeof(ClockFns) / sizeof(ClockFns[0]); ++I)
+    ClockFns[I] = uintptr_t(dlsym(RTLD_DEFAULT, kClockFns[I]));
   // The unwinder's one-time set-up (and its lazy bindings) now, not in a
   // handler.
   int Frames = 0;
@@ -767,7 +795,14 @@ void samplerSignalTaken(int Sig) {
 //===-- The culprit, when a spike is recorded -----------------------------===//
 
 namespace {
-bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
+bool inVdso(uintptr_t Fn) {
+  if (Fn >= VdsoLo && Fn < VdsoHi)
+    return true;
+  for (uintptr_t C : ClockFns)
+    if (Fn && Fn == C)
+      return true;
+  return false;
+}
 
 // Samples that must agree: two in a row by chance are easy to get from a
 // call a preemption stretched (the samples after it resumes land wherever

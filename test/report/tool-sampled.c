@@ -8,6 +8,8 @@
 // RUN: python3 %S/../runtime/Inputs/sampled.py %t.d/ab.json load_level | FileCheck %s --check-prefix=MERGED
 // RUN: %spiketrap_report convert --to folded %t.d/ab.json | FileCheck %s --check-prefix=FOLDED
 // RUN: %spiketrap_report export --format jsonl --rows spikes %t.d/ab.json | FileCheck %s --check-prefix=ROWS
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 
 // spiketrap-report keeps the frames the samples found (sample=1): a merge
 // maps their function ids with the rest (the second run's first spike is

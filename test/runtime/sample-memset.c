@@ -2,6 +2,8 @@
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/sampled.py %t.json load_level | FileCheck %s --check-prefix=JSON
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 
 // memset of a fresh 64 MiB mapping: its time is page faults, in the C
 // library's memset. The C library chose that memset at load time and its

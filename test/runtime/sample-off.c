@@ -2,6 +2,8 @@
 // RUN: env SPIKETRAP_OPTIONS=sample=0:report_json=%t.json %run %t | FileCheck %s --check-prefix=OFF
 // RUN: python3 %S/Inputs/sampled.py %t.json | FileCheck %s --check-prefix=JSON
 // RUN: %run %t 2>/dev/null | FileCheck %s --check-prefix=ON
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 
 // sample=0: no watcher thread (without hang_after=), and no sampling.
 

@@ -1,5 +1,7 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-late-probes=false -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2>&1 | FileCheck %s
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 
 // A switched-off hot function spikes three times inside one long call of
 // its caller. The watcher sees the caller past its threshold in its own

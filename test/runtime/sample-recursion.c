@@ -2,6 +2,8 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/sampled.py --plain %t.json | FileCheck %s --check-prefix=JSON
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 
 // A slow call at depth 37 of a 50-deep recursion is found by the samples,
 // one frame per level, down to it: with the flag design the recursion is

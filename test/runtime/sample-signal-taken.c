@@ -1,6 +1,8 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err | FileCheck %s --check-prefix=OUT
 // RUN: python3 %S/Inputs/sampled.py %t.json | FileCheck %s --check-prefix=JSON
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 
 // Sampling takes the last real-time signal the program leaves at its default
 // action (SIGRTMAX here). The program still sees that action as the
