@@ -22,7 +22,11 @@ __cxa_begin_catch(void *Exception) noexcept {
   // The slot of our return address: the frames the exception left were
   // called from the same stack pointer, or below it.
   closeFramesLeftBelow(uintptr_t(__builtin_frame_address(0)) + sizeof(void *));
-  if (!Real)
-    Real = reinterpret_cast<BeginCatchFn>(dlsym(RTLD_NEXT, "__cxa_begin_catch"));
-  return Real ? Real(Exception) : Exception;
+  // Looked up by the first catch on any thread: an atomic pointer.
+  BeginCatchFn F = __atomic_load_n(&Real, __ATOMIC_ACQUIRE);
+  if (!F) {
+    F = reinterpret_cast<BeginCatchFn>(dlsym(RTLD_NEXT, "__cxa_begin_catch"));
+    __atomic_store_n(&Real, F, __ATOMIC_RELEASE);
+  }
+  return F ? F(Exception) : Exception;
 }

@@ -28,8 +28,10 @@ struct PerThread {
 };
 thread_local PerThread TLS;
 
-volatile unsigned long Ticks;
-__attribute__((noinline)) void tick() { Ticks = Ticks + 1; }
+unsigned long Ticks; // atomic: TSan runs this test too
+__attribute__((noinline)) void tick() {
+  __atomic_fetch_add(&Ticks, 1, __ATOMIC_RELAXED);
+}
 __attribute__((noinline)) void *spinner(void *) {
   for (;;) // still running when main returns
     tick();
@@ -41,7 +43,7 @@ int main() {
   pthread_t T;
   pthread_create(&T, nullptr, spinner, nullptr);
   // Running before main returns (on a loaded machine it had not started).
-  while (!Ticks)
+  while (!__atomic_load_n(&Ticks, __ATOMIC_RELAXED))
     sched_yield();
   spin_ns(2000000);
   fputs("main done\n", stderr);

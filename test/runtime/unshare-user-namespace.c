@@ -1,4 +1,6 @@
 // REQUIRES: userns
+// UNSUPPORTED: sanitize-thread
+// (ThreadSanitizer starts a thread of its own with the program's first)
 // RUN: %clang %spiketrap_all -O1 %s %rtlib -o %t
 // RUN: %run %t | FileCheck %s --check-prefix=DEFAULT
 // RUN: env SPIKETRAP_OPTIONS=live_log=1 %run %t | FileCheck %s --check-prefix=THREAD
