@@ -1,9 +1,9 @@
 //===- spiketrap_report_text.cpp - The report people read -----------------===//
 //
-// A summary table of the functions that spiked, then PET's log, grouped: each
-// distinct stack that ended in a spike, worst instance first, with the
-// duration of every level that also ran over its own threshold; then the
-// suggestions and one line of totals.
+// A summary table of the culprits (ReportModel::blame), then PET's log,
+// grouped: each distinct stack that ended in a spike, worst instance first,
+// with the duration of every level that also ran over its own threshold;
+// then the suggestions and one line of totals.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_clock.h"
@@ -45,6 +45,27 @@ void printDurationCell(Buffer &B, uint64_t Ns) {
   padTo(B, Col, 11);
 }
 
+// A caller in a chain, short: without its argument list and without
+// "(anonymous namespace)::", which rarely tell callers apart (the spike's
+// stack below has every name in full).
+void printShortName(Buffer &B, const char *N) {
+  static const char Anon[] = "(anonymous namespace)::";
+  size_t Len = strlen(N), End = Len;
+  if (Len && N[Len - 1] == ')')
+    for (size_t I = Len, Depth = 0; I-- > 0;)
+      if (N[I] == ')') {
+        ++Depth;
+      } else if (N[I] == '(' && --Depth == 0) {
+        End = I ? I : Len;
+        break;
+      }
+  for (size_t I = 0; I < End;)
+    if (!strncmp(N + I, Anon, sizeof(Anon) - 1))
+      I += sizeof(Anon) - 1;
+    else
+      B.push_back(N[I++]);
+}
+
 // The culprit and the chain of callers that spiked because of it, nearest
 // first, shortened: "load (a.c:3) < level < ... < frame (5 levels)".
 void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
@@ -63,7 +84,8 @@ void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
     ++Levels, Outer = P;
   size_t Shown = 0;
   if (Row.Blamed != Row.Fn) {
-    B.format(" < {}", __spiketrap_desc_name(Row.Fn));
+    B.format(" < ");
+    printShortName(B, __spiketrap_desc_name(Row.Fn));
     ++Shown;
   }
   for (size_t P = M.parent(Row.Worst); P != kNone; P = M.parent(P)) {
@@ -72,7 +94,8 @@ void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
       P = Outer;
     }
     const SpikeRecord &O = M.record(P);
-    B.format(" < {}", __spiketrap_desc_name(O.Level[O.Levels - 1].Desc));
+    B.format(" < ");
+    printShortName(B, __spiketrap_desc_name(O.Level[O.Levels - 1].Desc));
     ++Shown;
   }
   if (Shown + 1 < Levels)

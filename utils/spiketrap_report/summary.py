@@ -14,6 +14,23 @@ def location(f):
         if where else f["name"]
 
 
+def short_name(name):
+    """A caller in a chain, as the runtime's text report writes it: without
+    its argument list and "(anonymous namespace)::"."""
+    end = len(name)
+    if name.endswith(")"):
+        depth = 0
+        for i in range(len(name) - 1, -1, -1):
+            if name[i] == ")":
+                depth += 1
+            elif name[i] == "(":
+                depth -= 1
+                if depth == 0:
+                    end = i or len(name)
+                    break
+    return name[:end].replace("(anonymous namespace)::", "")
+
+
 def chain_text(rep, row):
     """The culprit and the callers that spiked because of it, nearest first,
     as the runtime's text report writes it: "load (a.c:3) < level < ... <
@@ -22,10 +39,10 @@ def chain_text(rep, row):
     names = []
     if row["blamed"] != row["fn"]:
         text = "~ %s (sampled)" % location(fns[row["blamed"]])
-        names.append(fns[row["fn"]]["name"])
+        names.append(short_name(fns[row["fn"]]["name"]))
     else:
         text = location(fns[row["fn"]]) + (" (waits)" if row["how"] == "waits" else "")
-    names += [fns[f]["name"] for f in row["chain"]]
+    names += [short_name(fns[f]["name"]) for f in row["chain"]]
     levels = len(names) + 1
     if len(names) > NEAR + 1:
         names = names[:NEAR] + ["..."] + names[-1:]

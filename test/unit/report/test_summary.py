@@ -36,6 +36,14 @@ class Summary(unittest.TestCase):
         self.assertEqual(summary.chain_text(rep, row),
                          "~ step (fixture.c:23) (sampled) < load_asset < tick")
 
+    def test_callers_are_named_short(self):
+        self.assertEqual(summary.short_name(
+            "(anonymous namespace)::Physics::step(std::vector<(anonymous "
+            "namespace)::Entity>&, float)"), "Physics::step")
+        self.assertEqual(summary.short_name("Loader::operator()(int)"),
+                         "Loader::operator()")
+        self.assertEqual(summary.short_name("load_level"), "load_level")
+
     def test_the_command_filters(self):
         status, out, _ = support.cli("summary", "--function", "pak", support.REAL)
         self.assertEqual(status, 0)
