@@ -219,7 +219,7 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
   if (R.Sampled.Samples) { // sample=: where the samples agree it went
     B.format(",\"sampled\":{{\"samples\":{},\"culprit\":",
              R.Sampled.Samples);
-    if (const spiketrap_desc *C = M.culprit(I))
+    if (const spiketrap_desc *C = M.sampledCulprit(I))
       B.format("{},\"agree\":{},\"start_ns\":{},\"estimated_ns\":{},"
                "\"seen_ns\":{}",
                M.functionId(C), R.Sampled.Agree, sampledStartNs(R),
@@ -228,6 +228,12 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     else
       B.format("null");
     B.push_back('}');
+  }
+  { // what the report blames this spike's time on (the model decides)
+    const Blame &C = M.blame(I);
+    static const char *const How[] = {"own", "waits", "sampled"};
+    B.format(",\"culprit\":{{\"function\":{},\"how\":\"{}\",\"spike\":{}}}",
+             M.functionId(C.Desc), How[int(C.How)], C.Spike);
   }
   if (R.Idle) // report_idle=1: over its threshold only by idle waiting
     B.format(",\"idle\":true");

@@ -36,8 +36,10 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out) {
   size_t N = 0;
   for (size_t F = 0; F < M.numSpiking(); ++F) {
     const FunctionStats &S = M.function(F);
-    // Most of its calls, not a rare one: that is its normal cost.
-    if (S.Spikes * 2 <= __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED))
+    // Most of its calls, not a rare one: that is its normal cost. Its own
+    // cost: spikes it took only because a callee did are the callee's.
+    if (S.CulpritSpikes * 2 <=
+        __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED))
       continue;
     // 25% above its worst, so the next run reports only what is unusual.
     Out[N++] = {F, niceAbove(S.WorstNs + S.WorstNs / 4)};

@@ -89,7 +89,8 @@ bool ReportModel::build() {
   size_t N = 0, H = 0;
   forEachSpike([&](const SpikeRecord &R) { ++(R.Hang ? H : N); });
   if (!Records.reset(N) || !Keys.reset(N) || !Covered.reset(N) ||
-      !ChildTicks.reset(N) || !Groups.reset(N) || !Hangs.reset(H) ||
+      !ChildTicks.reset(N) || !ChildActive.reset(N) || !ChildStall.reset(N) ||
+      !Blames.reset(N) || !Rows.reset(N) || !Groups.reset(N) || !Hangs.reset(H) ||
       !HangReturns.reset(H)) {
     logLine("out of memory for the report of {} spikes", N);
     return false;
@@ -120,8 +121,12 @@ bool ReportModel::build() {
     uint32_t Floor = R.Signo ? R.SignalLevel : 0;
     if (R.Levels < 2 || R.Levels - 2 < Floor)
       continue;
-    if (size_t P = ownSpike(I, R.Levels - 2); P != kNone)
+    if (size_t P = ownSpike(I, R.Levels - 2); P != kNone) {
+      const SpikeLevel &Top = R.Level[R.Levels - 1];
       ChildTicks[P] += R.durationTicks();
+      ChildActive[P] += R.activeTicks();
+      ChildStall[P] += Top.WaitTicks - std::min(Top.IdleTicks, Top.WaitTicks);
+    }
     for (uint32_t L = Floor; L + 1 < R.Levels; ++L)
       if (size_t A = ownSpike(I, L); A != kNone)
         Covered[A] = true;
@@ -168,7 +173,102 @@ bool ReportModel::build() {
                        DB = Records[B.Worst]->activeTicks();
               return DA != DB ? DA > DB : A.First < B.First;
             });
-  return buildHangs() && buildOpen() && buildFunctions();
+  return buildBlame() && buildHangs() && buildOpen() && buildFunctions();
+}
+
+size_t ReportModel::parent(size_t I) const {
+  const SpikeRecord &R = *Records[I];
+  return R.Levels > 1 ? ownSpike(I, R.Levels - 2) : kNone;
+}
+
+// Culprit first (issue 25): a chain of callers that spiked only because a
+// callee did is one incident, named by the level where the time went.
+bool ReportModel::buildBlame() {
+  Array<size_t> Best(Count); // each record's callee spike with most time
+  if (!Best) {
+    logLine("out of memory for the report of {} spikes", Count);
+    return false;
+  }
+  for (size_t I = 0; I < Count; ++I)
+    Best[I] = kNone;
+  for (size_t I = 0; I < Count; ++I) {
+    const SpikeRecord &R = *Records[I];
+    uint32_t Floor = R.Signo ? R.SignalLevel : 0;
+    if (R.Levels < 2 || R.Levels - 2 < Floor)
+      continue;
+    if (size_t P = ownSpike(I, R.Levels - 2); P != kNone)
+      if (Best[P] == kNone ||
+          Records[Best[P]]->activeTicks() < R.activeTicks())
+        Best[P] = I;
+  }
+  // Its own time: active time (idle waits are not lateness) less that of
+  // its callees that spiked, which are blamed on their own.
+  auto OwnTicks = [&](size_t I) {
+    uint64_t A = Records[I]->activeTicks();
+    return A > ChildActive[I] ? A - ChildActive[I] : 0;
+  };
+  auto IsCulprit = [&](size_t I) {
+    uint64_t T = Records[I]->Level[Records[I]->Levels - 1].Threshold;
+    return Best[I] == kNone || (T != kNever && OwnTicks(I) > T);
+  };
+  for (size_t I = 0; I < Count; ++I) {
+    size_t C = I;
+    while (!IsCulprit(C))
+      C = Best[C]; // deeper each time: ends
+    const SpikeRecord &R = *Records[C];
+    const SpikeLevel &Top = R.Level[R.Levels - 1];
+    uint64_t Stall = Top.WaitTicks - std::min(Top.IdleTicks, Top.WaitTicks);
+    Stall = Stall > ChildStall[C] ? Stall - ChildStall[C] : 0;
+    if (const spiketrap_desc *S = sampledCulprit(C))
+      Blames[I] = {C, S, BlameHow::Sampled};
+    else // mostly held up in the C library: the wait explains it
+      Blames[I] = {C, Top.Desc,
+                   2 * Stall > OwnTicks(C) ? BlameHow::Waits : BlameHow::Own};
+  }
+  // Rows: the culprits by (function, blamed), worst first.
+  Array<size_t> Own(Count);
+  if (!Own) {
+    logLine("out of memory for the report of {} spikes", Count);
+    return false;
+  }
+  size_t N = 0;
+  for (size_t I = 0; I < Count; ++I)
+    if (Blames[I].Spike == I)
+      Own[N++] = I;
+  auto Fn = [&](size_t I) {
+    return Records[I]->Level[Records[I]->Levels - 1].Desc;
+  };
+  auto Less = [&](size_t A, size_t B) {
+    if (Fn(A) != Fn(B))
+      return Fn(A) < Fn(B);
+    if (Blames[A].Desc != Blames[B].Desc)
+      return Blames[A].Desc < Blames[B].Desc;
+    if (Records[A]->activeTicks() != Records[B]->activeTicks())
+      return Records[A]->activeTicks() < Records[B]->activeTicks();
+    return A < B;
+  };
+  sortBy(Own.begin(), Own.begin() + N, Less);
+  for (size_t B = 0; B < N;) {
+    size_t E = B + 1;
+    while (E < N && Fn(Own[E]) == Fn(Own[B]) &&
+           Blames[Own[E]].Desc == Blames[Own[B]].Desc)
+      ++E;
+    size_t K = E - B;
+    auto Ns = [&](size_t J) {
+      return ticksToNs(Records[Own[B + J]]->activeTicks());
+    };
+    Rows[NumRows++] = {Fn(Own[B]), Blames[Own[B]].Desc, K,       Ns(K - 1),
+                       Ns((K - 1) / 2), Ns((95 * K + 99) / 100 - 1),
+                       Own[E - 1]};
+    B = E;
+  }
+  sortBy(Rows.begin(), Rows.begin() + NumRows,
+         [](const CulpritRow &A, const CulpritRow &B) {
+           if (A.WorstNs != B.WorstNs)
+             return A.WorstNs > B.WorstNs;
+           return A.Worst < B.Worst;
+         });
+  return true;
 }
 
 size_t ReportModel::findReturn(const SpikeRecord &Hang) const {
@@ -395,7 +495,7 @@ bool ReportModel::buildFunctions() {
   size_t Run = 0;
   for (size_t F = 0; F < NumFunctions; ++F) {
     FunctionStats &S = Functions[F];
-    S = {All[F], 0, 0, 0, 0, kNone};
+    S = {All[F], 0, 0, 0, 0, kNone, 0};
     size_t Begin = Run;
     while (Run < Count && Top(ByFunction[Run]) == All[F])
       ++Run;
@@ -406,6 +506,8 @@ bool ReportModel::buildFunctions() {
       return ticksToNs(Records[ByFunction[Begin + K]]->activeTicks());
     };
     S.Spikes = Spikes;
+    for (size_t K = Begin; K < Run; ++K)
+      S.CulpritSpikes += Blames[ByFunction[K]].Spike == ByFunction[K];
     S.Worst = ByFunction[Run - 1];
     S.WorstNs = Ns(Spikes - 1);
     S.MedianNs = Ns((Spikes - 1) / 2);

@@ -26,6 +26,32 @@ struct FunctionStats {
   uint64_t Spikes; // records that end in this function
   uint64_t WorstNs, MedianNs, P95Ns;
   size_t Worst; // record index of the worst spike (kNone: never spiked)
+  uint64_t CulpritSpikes; // of Spikes, those that are culprits (Blame)
+};
+
+// How a spike's time is explained (docs/report-format.md, "Culprit first"):
+// by its own code, by its waits in the C library, or by the untimed code its
+// samples agree on.
+enum class BlameHow : uint8_t { Own, Waits, Sampled };
+
+// Which spike a spike's time is blamed on. A spike is a culprit when no
+// callee of it spiked, or when its own time (its active time less its
+// spiking callees') is over its threshold; any other spike is blamed on the
+// culprit below it with the most time (an incident: one culprit and the
+// chain of callers that spiked only because of it).
+struct Blame {
+  size_t Spike;               // the culprit record (I itself when a culprit)
+  const spiketrap_desc *Desc; // the function blamed: Spike's, or sampled
+  BlameHow How;
+};
+
+// A row of the summary: the culprit spikes of one function blamed on one
+// function (itself, or the untimed code its samples name), worst first.
+struct CulpritRow {
+  const spiketrap_desc *Fn;      // the spiking function of the culprits
+  const spiketrap_desc *Blamed;  // what the row is named by
+  uint64_t Spikes, WorstNs, MedianNs, P95Ns;
+  size_t Worst; // record index: its chain of callers is the row's
 };
 
 // A thread's open calls when the report was written (uftrace's "remaining
@@ -75,10 +101,18 @@ public:
     return Sampled[SampledFirst[I] + K];
   }
   // The deepest frame record I's samples agree on, or null.
-  const spiketrap_desc *culprit(size_t I) const {
+  const spiketrap_desc *sampledCulprit(size_t I) const {
     size_t N = numSampled(I);
     return N && sampled(I, N - 1).Culprit ? sampled(I, N - 1).Desc : nullptr;
   }
+
+  // What record I's time is blamed on (one decision, every writer reads it).
+  const Blame &blame(size_t I) const { return Blames[I]; }
+  // The record of the nearest caller of record I that spiked too (kNone).
+  size_t parent(size_t I) const;
+  // The summary's rows, worst first: incidents named by their culprits.
+  size_t numRows() const { return NumRows; }
+  const CulpritRow &row(size_t R) const { return Rows[R]; }
 
   // Distinct stacks of the leaf spikes, worst first.
   size_t numGroups() const { return NumGroups; }
@@ -112,6 +146,7 @@ private:
   bool sameStack(size_t A, size_t B) const;
   int compareSampled(size_t A, size_t B) const;
   bool buildSampled();
+  bool buildBlame();
   bool buildFunctions();
   bool buildHangs();
   bool buildOpen();
@@ -134,6 +169,9 @@ private:
   Array<Key> Keys;
   Array<bool> Covered;
   Array<uint64_t> ChildTicks;
+  Array<uint64_t> ChildActive, ChildStall; // of the callees that spiked
+  Array<Blame> Blames;
+  Array<CulpritRow> Rows;
   Array<StackGroup> Groups;
   Array<size_t> Leaves;
   Array<FunctionStats> Functions;
@@ -149,7 +187,7 @@ private:
   Array<size_t> SampledFirst; // Count + 1
   Array<SampledLevel> Sampled;
   Symbolizer Syms;
-  size_t Count = 0, NumGroups = 0, NumFunctions = 0, NumSpiking = 0;
+  size_t Count = 0, NumRows = 0, NumGroups = 0, NumFunctions = 0, NumSpiking = 0;
   size_t NumHangs = 0, NumOpen = 0, NumOpenLevels = 0;
   uint64_t Now = 0;
 };

@@ -1,9 +1,9 @@
 //===- spiketrap_report_text.cpp - The report people read -----------------===//
 //
-// A summary table of the functions that spiked, then PET's log, grouped: each
-// distinct stack that ended in a spike, worst instance first, with the
-// duration of every level that also ran over its own threshold; then the
-// suggestions and one line of totals.
+// A summary table of the culprits (ReportModel::blame), then PET's log,
+// grouped: each distinct stack that ended in a spike, worst instance first,
+// with the duration of every level that also ran over its own threshold;
+// then the suggestions and one line of totals.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_clock.h"
@@ -45,33 +45,90 @@ void printDurationCell(Buffer &B, uint64_t Ns) {
   padTo(B, Col, 11);
 }
 
+// A caller in a chain, short: without its argument list and without
+// "(anonymous namespace)::", which rarely tell callers apart (the spike's
+// stack below has every name in full).
+void printShortName(Buffer &B, const char *N) {
+  static const char Anon[] = "(anonymous namespace)::";
+  size_t Len = strlen(N), End = Len;
+  if (Len && N[Len - 1] == ')')
+    for (size_t I = Len, Depth = 0; I-- > 0;)
+      if (N[I] == ')') {
+        ++Depth;
+      } else if (N[I] == '(' && --Depth == 0) {
+        End = I ? I : Len;
+        break;
+      }
+  for (size_t I = 0; I < End;)
+    if (!strncmp(N + I, Anon, sizeof(Anon) - 1))
+      I += sizeof(Anon) - 1;
+    else
+      B.push_back(N[I++]);
+}
+
+// The culprit and the chain of callers that spiked because of it, nearest
+// first, shortened: "load (a.c:3) < level < ... < frame (5 levels)".
+void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
+  constexpr size_t kNear = 3; // callers named before the "..."
+  if (Row.Blamed != Row.Fn) { // named by samples: below the spiking function
+    B.format("~ ");
+    printLocation(B, Row.Blamed);
+    B.format(" (sampled)");
+  } else {
+    printLocation(B, Row.Fn);
+    if (M.blame(Row.Worst).How == BlameHow::Waits)
+      B.format(" (waits)");
+  }
+  size_t Levels = Row.Blamed != Row.Fn, Outer = Row.Worst;
+  for (size_t P = Row.Worst; P != kNone; P = M.parent(P))
+    ++Levels, Outer = P;
+  size_t Shown = 0;
+  if (Row.Blamed != Row.Fn) {
+    B.format(" < ");
+    printShortName(B, __spiketrap_desc_name(Row.Fn));
+    ++Shown;
+  }
+  for (size_t P = M.parent(Row.Worst); P != kNone; P = M.parent(P)) {
+    if (Shown == kNear && P != Outer) {
+      B.format(" < ...");
+      P = Outer;
+    }
+    const SpikeRecord &O = M.record(P);
+    B.format(" < ");
+    printShortName(B, __spiketrap_desc_name(O.Level[O.Levels - 1].Desc));
+    ++Shown;
+  }
+  if (Shown + 1 < Levels)
+    B.format(" ({} levels)", Levels);
+}
+
 void printSummary(Buffer &B, const ReportModel &M) {
-  if (!M.numSpiking())
+  if (!M.numRows())
     return;
   B.format("spikes  worst      median     p95        threshold  spiked/calls  "
-           "function\n");
+           "culprit < callers that spiked\n");
   size_t Limit = size_t(flags.report_functions);
-  for (size_t F = 0; F < M.numSpiking() && F < Limit; ++F) {
-    const FunctionStats &S = M.function(F);
-    const SpikeRecord &W = M.record(S.Worst);
-    B.format("{:>6}  ", S.Spikes);
-    printDurationCell(B, S.WorstNs);
-    printDurationCell(B, S.MedianNs);
-    printDurationCell(B, S.P95Ns);
+  for (size_t I = 0; I < M.numRows() && I < Limit; ++I) {
+    const CulpritRow &Row = M.row(I);
+    const SpikeRecord &W = M.record(Row.Worst);
+    B.format("{:>6}  ", Row.Spikes);
+    printDurationCell(B, Row.WorstNs);
+    printDurationCell(B, Row.MedianNs);
+    printDurationCell(B, Row.P95Ns);
     printDurationCell(B, thresholdNs(W.Level[W.Levels - 1]));
     // calls is a plain increment shared by threads: never below the spikes.
-    uint64_t Calls =
-        std::max(__atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED), S.Spikes);
+    uint64_t Calls = std::max(
+        __atomic_load_n(&Row.Fn->calls, __ATOMIC_RELAXED), Row.Spikes);
     size_t Col = B.size();
-    B.format("{}/{} {}%", S.Spikes, Calls, S.Spikes * 100 / Calls);
+    B.format("{}/{} {}%", Row.Spikes, Calls, Row.Spikes * 100 / Calls);
     padTo(B, Col, 14);
-    printLocation(B, S.Desc);
+    printChain(B, M, Row);
     B.push_back('\n');
   }
-  if (M.numSpiking() > Limit)
-    B.format("({} more functions not shown; raise report_functions or read "
+  if (M.numRows() > Limit)
+    B.format("({} more rows not shown; raise report_functions or read "
              "the JSON report)\n",
-             M.numSpiking() - Limit);
+             M.numRows() - Limit);
   B.push_back('\n');
 }
 
@@ -222,7 +279,7 @@ void printCulprit(Buffer &B, const ReportModel &M, size_t I,
                   unsigned Indent = 2) {
   const SpikeRecord &R = M.record(I);
   const SampledStats &S = R.Sampled;
-  if (!M.culprit(I)) // in its own code, or no one callee: it is the culprit
+  if (!M.sampledCulprit(I)) // in its own code, or no one callee: it is the culprit
     return;
   B.format("{:{}}sampled: {} of {} samples agree, the culprit ran for about ",
            "", Indent, S.Agree, S.Samples);

@@ -5,8 +5,8 @@
 // RUN: chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=%t.profile --dump-dom file://%t.html 2>/dev/null | FileCheck %s
 
 // The HTML report (spiketrap-report run --html) loads nothing from the network, and its
-// script renders, in a real browser, the summary table, one timeline track
-// per thread and the flame graph, with the functions that spiked.
+// script renders, in a real browser, the culprits explained, a timeline track
+// per thread (time split by kind, a time axis) and the flame graph.
 
 #include "../Inputs/spin.h"
 
@@ -19,10 +19,14 @@ int main(void) {
 }
 
 // Rendered by the page's script (the raw file holds only the JSON).
-// CHECK: <td class="fn">game_tick</td><td class="loc">{{.*}}html-chromium.c:14</td>
-// CHECK: <td class="fn">stream_level</td><td class="loc">{{.*}}html-chromium.c:13</td>
+// One row per culprit: game_tick spiked only because stream_level did.
+// CHECK: <td class="fn">stream_level</td><td class="loc">{{.*}}html-chromium.c:13</td><td class="fn">game_tick</td></tr></tbody>
+// CHECK: <div class="explain"><b>stream_level</b> {{[0-9.]+}} ms &gt; 1.000 ms, thread main, at {{.*}}: its own code, self {{[0-9.]+}} ms; made its callers spike: game_tick</div>
 // CHECK: <div class="track-name">thread main (tid {{[0-9]+}})</div><svg
+// CHECK-SAME: <rect {{.*}}class="running">
 // CHECK-SAME: <title>game_tick: {{[0-9.]+}} ms &gt; 1.000 ms
+// The time axis.
+// CHECK: <svg width="{{[0-9]+}}" height="20" class="axis"><line {{.*}}<text x="2" y="15">0 ns</text>
 // CHECK: <div class="frame" title="main: {{[0-9.]+}} ms"
 // CHECK: <div class="frame" title="game_tick: {{[0-9.]+}} ms"
 // CHECK: <div class="frame" title="stream_level: {{[0-9.]+}} ms"

@@ -29,10 +29,16 @@ int main(void) {
   return 0;
 }
 
+// The explanation is on the page, not only in a tooltip.
+// CHECK: <div class="explain"><b>load_level</b> {{[0-9.]+}} ms &gt; 50.000 ms, {{.*}}longest wait {{[0-9.]+}} ms idle in nanosleep from load_level</div>
 // CHECK: <title>load_level: {{[0-9.]+}} ms &gt; 50.000 ms at {{.*}}; waited {{[0-9.]+}} ms (longest {{[0-9.]+}} ms in nanosleep from load_level), running
 // CHECK: <title>warm_up: {{.*}}, before a spike (recent_calls=)</title>
 // CHECK: <h2>Calls open when the report was written</h2>
 // CHECK-SAME: <div>thread {{.*}} (tid {{[0-9]+}}): worker_main {{[0-9.]+ [mun]?s}} &gt; wait_forever
+// Its idle time is not in the flame graph unless asked for.
+// CHECK: <input type="checkbox" id="with-idle">
+// CHECK: <div class="frame" title="all spikes: 0 ns"
+// CHECK-NOT: <div class="frame" title="load_level
 // TRACE-DAG: "name": "warm_up", "cat": "recent"
 // TRACE-DAG: "name": "wait_forever", "cat": "open"
 // TRACE-DAG: "longest_wait": "{{[0-9]+}} ns in nanosleep from load_level"

@@ -5,7 +5,7 @@
 
 // The JSON report (report_json=) passes the documented schema
 // (docs/report-schema.json) and carries the run's metadata, the function
-// table and every spike with its full stack (sample=0: test/runtime/sample*).
+// table and every spike with its stack and culprit (sample=0: sample*).
 
 #include "../Inputs/spin.h"
 
@@ -71,6 +71,11 @@ int main(void) {
 // CHECK-NEXT:     "child_ns": {{[0-9]+}},
 // CHECK-NEXT:     "leaf": true,
 // CHECK-NEXT:     "parent": 1,
+// CHECK-NEXT:     "culprit": {
+// CHECK-NEXT:       "function": 1,
+// CHECK-NEXT:       "how": "own",
+// CHECK-NEXT:       "spike": 0
+// CHECK-NEXT:     },
 // CHECK-NEXT:     "stack": [
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "function": 2,
@@ -96,3 +101,9 @@ int main(void) {
 // CHECK:          "function": 0,
 // CHECK:          "leaf": false,
 // CHECK-NEXT:     "parent": null,
+// warm_up spiked only because compile_shader did: the culprit is that.
+// CHECK-NEXT:     "culprit": {
+// CHECK-NEXT:       "function": 1,
+// CHECK-NEXT:       "how": "own",
+// CHECK-NEXT:       "spike": 0
+// CHECK-NEXT:     },

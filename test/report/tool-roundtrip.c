@@ -50,10 +50,12 @@ int main(int argc, char **argv) {
 }
 
 // SUMMARY:      run 0: {{.*}}tool-roundtrip.c.tmp 1 (pid {{[0-9]+}}), started {{.*}}: 3 spikes, 0 dropped records
-// SUMMARY-NEXT: spikes  worst      median     p95        threshold  spiked/calls  function
-// SUMMARY-DAG:       1  {{.*}}  1/1 100%      load_all ({{.*}}tool-roundtrip.c:{{[0-9]+}})
-// SUMMARY-DAG:       1  {{.*}}  1/1 100%      read_pak ({{.*}}tool-roundtrip.c:{{[0-9]+}})
-// SUMMARY-DAG:       1  {{.*}}  1/1 100%      decompress ({{.*}}tool-roundtrip.c:{{[0-9]+}})
+// SUMMARY-NEXT: spikes  worst      median     p95        threshold  spiked/calls  culprit < callers that spiked
+// load_all spiked only because of its callees: no row of its own.
+// SUMMARY-NOT:  % {{ *}}load_all
+// SUMMARY-DAG:       1  {{.*}}  1/1 100%      read_pak ({{.*}}tool-roundtrip.c:{{[0-9]+}}) < load_all{{$}}
+// SUMMARY-DAG:       1  {{.*}}  1/1 100%      decompress ({{.*}}tool-roundtrip.c:{{[0-9]+}}) < load_all{{$}}
+// SUMMARY-NOT:  % {{ *}}load_all
 
 // FILTER:      spikes  worst
 // FILTER-NEXT:      3  {{.*}}  3/3 100%      read_pak
@@ -85,9 +87,10 @@ int main(int argc, char **argv) {
 // MERGED:      run 0: {{.*}} 1 (pid
 // MERGED-NEXT: run 1: {{.*}} 3 (pid
 // MERGED-NEXT: spikes  worst
-// MERGED-DAG:       2  {{.*}}  2/2 100%      load_all
+// MERGED-NOT:  % {{ *}}load_all
 // MERGED-DAG:       4  {{.*}}  4/4 100%      read_pak
 // MERGED-DAG:       4  {{.*}}  4/4 100%      decompress
+// MERGED-NOT:  % {{ *}}load_all
 
 // COMPARE:      spikes base -> new   worst base -> new          change  function
 // COMPARE-NEXT:      1 -> 3       {{.*}}  more    decompress

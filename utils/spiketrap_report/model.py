@@ -156,6 +156,9 @@ def _link_problems(rep, problem):
             link("%s.untimed_callees[%d]" % (at, j), f, fns, "functions")
         if s.get("sampled", {}).get("culprit") is not None:
             link(at + ".sampled.culprit", s["sampled"]["culprit"], fns, "functions")
+        if "culprit" in s:
+            link(at + ".culprit.function", s["culprit"]["function"], fns, "functions")
+            link(at + ".culprit.spike", s["culprit"]["spike"], spikes, "spikes")
         for j, level in enumerate(s["stack"]):
             for k, f in enumerate(level.get("sampled_callees", ())):
                 link("%s.stack[%d].sampled_callees[%d]" % (at, j, k), f, fns,
@@ -272,6 +275,13 @@ def relink(kind, record, fmap, run_base=0, spike_id=None, **ids):
         if record.get("sampled", {}).get("culprit") is not None:
             record["sampled"] = dict(record["sampled"],
                                      culprit=fmap[record["sampled"]["culprit"]])
+        if "culprit" in record:
+            culprit = dict(record["culprit"], function=fmap[record["culprit"]["function"]],
+                           spike=spike_id(record["culprit"]["spike"]))
+            if culprit["spike"] is None:  # filtered out: its time is its own here
+                culprit = {"function": record["function"], "how": "own",
+                           "spike": record["id"]}
+            record["culprit"] = culprit
     return record
 
 
@@ -333,6 +343,37 @@ def suggestions(rep):
                                       -f["worst_ns"], f["id"]))
 
 
+def is_culprit(s):
+    """Whether spike s is its own culprit (a row of the summary; the
+    runtime's report model decides, the JSON's culprit says). A spike of an
+    older report, without culprit, is its own."""
+    return "culprit" not in s or s["culprit"]["spike"] == s["id"]
+
+
+def culprit_rows(rep):
+    """The summary's rows: the spikes that are their own culprits, by
+    (spiking function, function blamed), worst first; each row a dict with
+    spikes (sorted by duration), fn, blamed, how (of the worst) and chain
+    (the worst's spiking callers, nearest first: function ids)."""
+    groups = {}
+    for s in rep["spikes"]:
+        if is_culprit(s):
+            blamed = s["culprit"]["function"] if "culprit" in s else s["function"]
+            groups.setdefault((s["function"], blamed), []).append(s)
+    rows = []
+    for (fn, blamed), spikes in groups.items():
+        spikes.sort(key=lambda s: s["duration_ns"])
+        worst = spikes[-1]
+        chain, p = [], worst["parent"]
+        while p is not None:
+            chain.append(rep["spikes"][p]["function"])
+            p = rep["spikes"][p]["parent"]
+        rows.append({"fn": fn, "blamed": blamed, "spikes": spikes, "chain": chain,
+                     "how": worst.get("culprit", {}).get("how", "own")})
+    rows.sort(key=lambda r: (-r["spikes"][-1]["duration_ns"], r["spikes"][-1]["id"]))
+    return rows
+
+
 def restat(rep):
     """Recomputes the per-function statistics from the spikes it holds."""
     by_fn = {}
@@ -352,7 +393,9 @@ def restat(rep):
         f["p95_ns"] = spikes[(95 * n + 99) // 100 - 1]["duration_ns"]
         f["worst_spike"] = spikes[-1]["id"]
         f["threshold_ns"] = spikes[-1]["threshold_ns"]
-        if n * 2 > f["calls"]:
+        # Slow by design on most of its calls, in its own time: a caller
+        # that spiked only because of a callee is not (is_culprit).
+        if sum(map(is_culprit, spikes)) * 2 > f["calls"]:
             f["suggested_threshold_ns"] = nice_above(
                 f["worst_ns"] + f["worst_ns"] // 4)
     return rep

@@ -211,6 +211,62 @@ class Statistics(unittest.TestCase):
                          ["read_pak", "load_asset", "stuck"])
 
 
+class Culprits(unittest.TestCase):
+    """The rows are the spikes the runtime's model made their own culprits
+    (spikes[].culprit); a caller that spiked only because of a callee is in
+    the callee's row's chain."""
+
+    def test_rows_are_culprits_with_their_chains(self):
+        rep = support.real()
+        rows = [(support.names(rep)[r["fn"]], r["how"],
+                 [support.names(rep)[f] for f in r["chain"]])
+                for r in model.culprit_rows(rep)]
+        self.assertEqual(rows, [("stuck", "waits", []),
+                                ("load_asset", "own", ["tick"]),
+                                ("read_pak", "waits", ["load_asset", "tick"])])
+
+    def test_an_older_report_has_a_row_per_spike(self):
+        rep = support.real()
+        for s in rep["spikes"]:
+            del s["culprit"]
+        self.assertEqual(len(model.culprit_rows(rep)), 4)
+
+    def test_only_culprits_are_suggested(self):
+        rep = support.real()
+        tick = rep["functions"][support.function_id(rep, "tick")]
+        tick["calls"] = 1  # spiked on every call, but by load_asset's time
+        model.restat(rep)
+        self.assertNotIn("suggested_threshold_ns", tick)
+        support.spike_of(rep, "tick")["culprit"]["spike"] = \
+            support.spike_of(rep, "tick")["id"]
+        model.restat(rep)
+        self.assertIn("suggested_threshold_ns", tick)
+
+    def test_links_are_checked(self):
+        rep = support.real()
+        rep["spikes"][2]["culprit"] = {"function": 9, "how": "own", "spike": 7}
+        self.assertEqual(model.problems(rep), [
+            "$.spikes[2].culprit.function: 9, but the report has 7 functions",
+            "$.spikes[2].culprit.spike: 7, but the report has 4 spikes"])
+        rep["spikes"][2]["culprit"] = {"function": 1, "how": "guess", "spike": 2}
+        self.assertEqual(len(model.problems(rep)), 1)
+
+    def test_merged_culprits_follow_their_spikes(self):
+        a, b = support.real(), support.real2()
+        m = model.merge([a, b])
+        n = len(a["spikes"])
+        tick = support.spike_of(b, "tick")
+        self.assertEqual(m["spikes"][n + tick["id"]]["culprit"]["spike"],
+                         n + tick["culprit"]["spike"])
+
+    def test_a_caller_whose_culprit_is_filtered_out_is_its_own(self):
+        out = model.filter_spikes(support.real(), function="^tick$")
+        self.assertEqual(out["spikes"][0]["culprit"],
+                         {"function": out["spikes"][0]["function"], "how": "own",
+                          "spike": 0})
+        self.assertEqual(model.problems(out), [])
+
+
 class Filter(unittest.TestCase):
     def test_nothing_filtered_is_the_report_itself(self):
         rep = support.real()

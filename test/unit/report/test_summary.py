@@ -1,4 +1,4 @@
-"""spiketrap_report.summary: the runs and the per-function table."""
+"""spiketrap_report.summary: the runs and the table of culprits."""
 import unittest
 
 import support
@@ -6,7 +6,7 @@ from spiketrap_report import summary
 
 
 class Summary(unittest.TestCase):
-    def test_runs_then_functions_worst_first(self):
+    def test_runs_then_culprits_worst_first(self):
         rep = support.real()
         run = rep["runs"][0]
         lines = summary.summary_text(rep).splitlines()
@@ -14,17 +14,40 @@ class Summary(unittest.TestCase):
                          "0 dropped records, 12 instrumented calls, 2 threads, clock tsc"
                          % (run["pid"], run["start_time"]))
         self.assertEqual(lines[1], "spikes  worst      median     p95        "
-                         "threshold  spiked/calls  function")
-        self.assertEqual([l.split()[-2] for l in lines[2:]],
-                         ["stuck", "tick", "load_asset", "read_pak"])
+                         "threshold  spiked/calls  culprit < callers that spiked")
+        # tick spiked only by load_asset's time: in its chain, no row.
+        self.assertEqual([l[66:] for l in lines[2:]],
+                         ["stuck (fixture.c:36) (waits)",
+                          "load_asset (fixture.c:25) < tick",
+                          "read_pak (fixture.c:24) (waits) < load_asset < tick"])
         self.assertRegex(lines[2], r"^     1  304\.745 ms 304\.745 ms 304\.745 ms "
-                         r"2\.000 ms   1/1 100%      stuck \(fixture\.c:36\)$")
-        self.assertIn("1/3 33%", lines[3])
+                         r"2\.000 ms   1/1 100%      stuck \(fixture\.c:36\) \(waits\)$")
+
+    def test_a_long_chain_is_shortened(self):
+        rep = support.real()
+        row = {"fn": 3, "blamed": 3, "how": "own", "chain": [2, 1, 6, 4, 5]}
+        self.assertEqual(summary.chain_text(rep, row),
+                         "read_pak (fixture.c:24) < load_asset < tick < step < ... "
+                         "< main (6 levels)")
+
+    def test_a_sampled_culprit_is_named_below_its_function(self):
+        rep = support.real()
+        row = {"fn": 2, "blamed": 6, "how": "sampled", "chain": [1]}
+        self.assertEqual(summary.chain_text(rep, row),
+                         "~ step (fixture.c:23) (sampled) < load_asset < tick")
+
+    def test_callers_are_named_short(self):
+        self.assertEqual(summary.short_name(
+            "(anonymous namespace)::Physics::step(std::vector<(anonymous "
+            "namespace)::Entity>&, float)"), "Physics::step")
+        self.assertEqual(summary.short_name("Loader::operator()(int)"),
+                         "Loader::operator()")
+        self.assertEqual(summary.short_name("load_level"), "load_level")
 
     def test_the_command_filters(self):
         status, out, _ = support.cli("summary", "--function", "pak", support.REAL)
         self.assertEqual(status, 0)
-        self.assertEqual([l.split()[-2] for l in out.splitlines()[2:]], ["read_pak"])
+        self.assertEqual([l.split()[-3] for l in out.splitlines()[2:]], ["read_pak"])
 
 
 if __name__ == "__main__":
