@@ -31,6 +31,17 @@ using namespace __spiketrap;
 
 namespace {
 
+// The low 16 bits of D's flags, what the entry hook acts on: one 16-bit
+// load (a 32-bit one and a zero-extension otherwise), relaxed as
+// runListApply writes them.
+typedef uint16_t __attribute__((may_alias)) FlagsLowBits;
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "flagsLow reads the low half of flags at its address");
+SPIKETRAP_ALWAYS_INLINE uint16_t flagsLow(const spiketrap_desc *D) {
+  return __atomic_load_n(reinterpret_cast<const FlagsLowBits *>(&D->flags),
+                         __ATOMIC_RELAXED);
+}
+
 // Marks a frame whose entry hook has not finished.
 constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
 
@@ -322,7 +333,7 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
           // the descriptor stores its strings.
           // off: a relaxed load (a plain one), as adaptive mode stores it.
           // flags: relaxed too, for the runtime's bits (runListApply).
-          (uint16_t(__atomic_load_n(&D->flags, __ATOMIC_RELAXED)) |
+          (flagsLow(D) |
            __atomic_load_n(&D->off, __ATOMIC_RELAXED)) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
