@@ -69,6 +69,10 @@ void unknownOption(const char *Name) {
 } // namespace
 
 bool DurationFlag::parse(const char *S, uint64_t *Out) {
+  return parseDurationNs(S, Out) && *Out <= 3600ull * 1000000000ull;
+}
+
+bool parseDurationNs(const char *S, uint64_t *Out) {
   static const struct {
     const char *Unit;
     uint64_t Ns;
@@ -82,7 +86,7 @@ bool DurationFlag::parse(const char *S, uint64_t *Out) {
     const char *Rest = parseDecimal(S, U.Ns, &V);
     if (Rest && strcmp(Rest, U.Unit) == 0) {
       *Out = V;
-      return V > 0 && V <= 3600ull * 1000000000ull;
+      return V > 0;
     }
   }
   return false;

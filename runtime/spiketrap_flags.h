@@ -35,6 +35,10 @@ SPIKETRAP_FLAG_TYPE(String, const char *, "a non-empty value")
 SPIKETRAP_FLAG_TYPE(Clock, ClockMode, "auto, tsc or monotonic")
 #undef SPIKETRAP_FLAG_TYPE
 
+// A duration as the options and lists spell it (ns, us, ms, s; a bare
+// number is ms) into nanoseconds, above 0; no upper bound.
+bool parseDurationNs(const char *S, uint64_t *Out);
+
 struct Flags {
 #define SPIKETRAP_FLAG(Type, Name, Default, Description) Type##Flag::T Name;
 #include "spiketrap_flags.inc"

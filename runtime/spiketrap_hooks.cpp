@@ -20,6 +20,7 @@
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
+#include "spiketrap_runlist.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
@@ -29,6 +30,17 @@
 using namespace __spiketrap;
 
 namespace {
+
+// The low 16 bits of D's flags, what the entry hook acts on: one 16-bit
+// load (a 32-bit one and a zero-extension otherwise), relaxed as
+// runListApply writes them.
+typedef uint16_t __attribute__((may_alias)) FlagsLowBits;
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "flagsLow reads the low half of flags at its address");
+SPIKETRAP_ALWAYS_INLINE uint16_t flagsLow(const spiketrap_desc *D) {
+  return __atomic_load_n(reinterpret_cast<const FlagsLowBits *>(&D->flags),
+                         __ATOMIC_RELAXED);
+}
 
 // Marks a frame whose entry hook has not finished.
 constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
@@ -179,13 +191,20 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
     bump(T.Overflows);
     return true;
   }
+  // A function's first call: the run-time lists' verdict, into its flags.
+  if (Calls == 1 && runListActive)
+    runListApply(D);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
-  if (D->flags & SPIKETRAP_DESC_IGNORE)
+  // The runtime's own bits among them (runListApply, on another thread).
+  uint32_t Flags = __atomic_load_n(&D->flags, __ATOMIC_RELAXED);
+  if (Flags & SPIKETRAP_DESC_LISTED)
+    F.Threshold = runListThresholdTicks(Flags);
+  if (Flags & SPIKETRAP_DESC_IGNORE)
     F.Threshold = kNever;
-  if (D->flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
+  if (Flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
     F.ChildThreshold = kNever;
   // Pushed all the same, so stacks and parents stay right.
-  if ((D->flags & SPIKETRAP_DESC_CHANNEL) &&
+  if ((Flags & SPIKETRAP_DESC_CHANNEL) &&
       channelDisabled(__spiketrap_desc_channel(D)))
     F.Threshold = kNever;
   endFrame(F, Addr, now());
@@ -263,6 +282,24 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
   T.Depth = Depth - 1;
 }
 
+// The fast path's look every kAdaptEvery calls, and at a function's first
+// call (Calls 1 modulo kAdaptEvery: the same one test of the low bits), where
+// the run-time lists give it its flags; F is the frame just pushed, which
+// takes them at once.
+SPIKETRAP_NOINLINE void look(spiketrap_desc *D, Frame &F, uint64_t Calls) {
+  if (!(Calls & 1))
+    return adaptLook(D, F.Threshold);
+  if (Calls != 1 || !runListActive)
+    return;
+  uint32_t Flags = runListApply(D);
+  if (Flags & SPIKETRAP_DESC_LISTED)
+    F.Threshold = runListThresholdTicks(Flags);
+  if (Flags & SPIKETRAP_DESC_IGNORE)
+    F.Threshold = kNever;
+  if (Flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
+    F.ChildThreshold = kNever;
+}
+
 } // namespace
 
 void __spiketrap::closeFramesLeftBelow(uintptr_t Addr) {
@@ -295,7 +332,9 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
           // of its own among them: SPIKETRAP_DESC_EXTENDED); the rest say how
           // the descriptor stores its strings.
           // off: a relaxed load (a plain one), as adaptive mode stores it.
-          (uint16_t(D->flags) | __atomic_load_n(&D->off, __ATOMIC_RELAXED)) ||
+          // flags: relaxed too, for the runtime's bits (runListApply).
+          (flagsLow(D) |
+           __atomic_load_n(&D->off, __ATOMIC_RELAXED)) ||
           Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
     return enterSlow(T, D, Addr);
@@ -305,9 +344,10 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
   uint64_t Calls = bump(D->calls);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/false);
   endFrame(F, Addr, readCounter());
-  // Now and then, a look at whether this function ever comes close.
-  if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 1))))
-    adaptLook(D, F.Threshold);
+  // Now and then, a look at whether this function ever comes close; and
+  // its first call (Calls 0 or 1 modulo kAdaptEvery: one test all the same).
+  if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 2))))
+    look(D, F, Calls);
   return true;
 }
 

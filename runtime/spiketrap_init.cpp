@@ -14,6 +14,7 @@
 #include "spiketrap_report.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
+#include "spiketrap_runlist.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -80,6 +81,7 @@ void initOnce(char **Env) {
   // (after the 5 ms calibration).
   reportInit(Options);
   globalThresholdTicks = nsToTicks(flags.threshold);
+  runListInit(flags.list, flags.ignore);
   spikesInit(flags.spike_memory, flags.report_idle);
   patchInit();
   apiInit();

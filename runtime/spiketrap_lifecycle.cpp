@@ -9,6 +9,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_arch.h"
 #include "spiketrap_background.h"
+#include "spiketrap_flags.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_registry.h"
@@ -23,7 +24,9 @@
 #include <errno.h>
 #include <link.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 #include <pthread.h>
 
 namespace __spiketrap {
@@ -31,6 +34,9 @@ namespace __spiketrap {
 namespace {
 using DlcloseFn = int (*)(void *);
 DlcloseFn RealDlclose;
+// The pid of this process when it is a forked child, else 0: its _exit
+// writes its report (a vfork child of it has another pid and does not).
+long ForkedChild;
 } // namespace
 
 void lifecycleInit() {
@@ -39,6 +45,7 @@ void lifecycleInit() {
   // Locks of the background threads are not held across fork (it would
   // wait for a whole report): the child makes them anew, with the threads.
   pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
+    ForkedChild = arch::rawSyscall(SYS_getpid, 0, 0, 0, 0, 0, 0);
     threadAfterForkChild();
     backgroundAfterForkChild();
     spikesAfterForkChild();
@@ -137,6 +144,31 @@ SPIKETRAP_INTERPOSE int unshare(int Flags) {
 
 SPIKETRAP_INTERPOSE int setns(int Fd, int NsType) {
   return withoutWatcher(true, SYS_setns, Fd, NsType);
+}
+
+// A forked child that leaves through _exit (a fork-based server's worker:
+// Redis's BGSAVE child) runs no atexit handler: its spikes are reported
+// here, when it has any, as exit() would; then the system call, as the C
+// library makes it. Anything else (the parent, a vfork child, a child with
+// nothing to say) exits at once.
+[[noreturn]] static void exitProcess(int Status) {
+  if (ForkedChild &&
+      ForkedChild == arch::rawSyscall(SYS_getpid, 0, 0, 0, 0, 0, 0) &&
+      flags.enabled && flags.report_at_exit) {
+    SpikeTotals S = spikeTotals();
+    if (S.Recorded || S.Hangs || S.Dropped)
+      writeReport();
+  }
+  for (;;)
+    arch::rawSyscall(SYS_exit_group, Status, 0, 0, 0, 0, 0);
+}
+
+// As <unistd.h> and <stdlib.h> declare them (_Exit is __THROW).
+SPIKETRAP_INTERPOSE __attribute__((noreturn)) void _exit(int Status) {
+  exitProcess(Status);
+}
+SPIKETRAP_INTERPOSE __attribute__((noreturn)) void _Exit(int Status) noexcept {
+  exitProcess(Status);
 }
 
 // Interposes dlclose for the program: spike records that point into the

@@ -469,6 +469,11 @@ void printIdle(Buffer &B) {
 void printSuggestions(Buffer &B, const ReportModel &M) {
   Array<Suggestion> S(M.numSpiking());
   size_t N = suggest(M, S);
+  // The run-time form first: no rebuild to try them.
+  if (N)
+    B.format("suggest: these lines are a list: SPIKETRAP_OPTIONS=list=<file> "
+             "applies it at run time, -mllvm -spiketrap-list=<file> at the "
+             "next compile\n");
   for (size_t I = 0; I < N; ++I) {
     const FunctionStats &F = M.function(S[I].Function);
     if (!listNameOk(__spiketrap_desc_name(F.Desc)))

@@ -34,6 +34,10 @@ enum {
   /* With SPIKETRAP_DESC_RELATIVE: a spiketrap_desc_ext follows (thresholds
    * or a channel of its own; the entry hook's slow path reads them). */
   SPIKETRAP_DESC_EXTENDED = 1u << 4,
+  /* Set by the runtime, never by the pass: a run-time list
+   * (SPIKETRAP_OPTIONS list=) gives the function a threshold; the top byte
+   * (SPIKETRAP_DESC_LIST_SHIFT) numbers its section. */
+  SPIKETRAP_DESC_LISTED = 1u << 15,
   /* The pass's descriptors: the Rel fields (spiketrap_descriptor.inc) hold
    * 32-bit offsets from their own address (a link-time fixup, no dynamic
    * relocation). Without it, the descriptor is the head of a
@@ -41,6 +45,7 @@ enum {
    * write). */
   SPIKETRAP_DESC_RELATIVE = 1u << 16,
 };
+#define SPIKETRAP_DESC_LIST_SHIFT 24
 
 /* One per instrumented function, emitted by the pass as a private global.
  * Its fields, what they mean and who writes them: spiketrap_descriptor.inc,

@@ -37,6 +37,8 @@ int main() {
 
 // CHECK:      # spiketrap suggestions (pid {{[0-9]+}}, started {{.*}}Z): functions that spiked on most
 // CHECK-NEXT: # of their calls, each with a threshold above its worst spike.
+// CHECK-NEXT: # At run time: SPIKETRAP_OPTIONS=list=<this file>; at the next compile:
+// CHECK-NEXT: # -mllvm -spiketrap-list=<this file>.
 // CHECK-NEXT: [threshold={{[0-9]+}}ms]
 // CHECK-NEXT: # spiked on 1 of 1 calls, worst {{[0-9.]+}} ms, {{.*}}suggest-list.cpp:{{[0-9]+}}
 // CHECK-NEXT: fun:operator+?(Zone&, int)

@@ -61,7 +61,9 @@ def suggest_list(rep):
     started = min((r["start_time"] for r in runs), default="?")
     out = ["# spiketrap suggestions (pid%s %s, started %s): functions that spiked on most"
            % ("s" if len(runs) > 1 else "", pids, started),
-           "# of their calls, each with a threshold above its worst spike."]
+           "# of their calls, each with a threshold above its worst spike.",
+           "# At run time: SPIKETRAP_OPTIONS=list=<this file>; at the next compile:",
+           "# -mllvm -spiketrap-list=<this file>."]
     section = None
     for f in suggestions(rep):
         if f["suggested_threshold_ns"] != section:
