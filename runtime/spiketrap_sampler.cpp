@@ -58,15 +58,8 @@ char Cookie;
 uint32_t Pid;
 
 // The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
-// take tens of nanoseconds each. And the clock functions the program calls,
-// and the sanitizers' interceptors that stand in front of them (LLVM 17 on:
-// a trampoline by the C name jumps to ___interceptor_<name>).
+// take tens of nanoseconds each.
 uintptr_t VdsoLo, VdsoHi;
-constexpr const char *kClockFns[] = {
-    "clock_gettime", "gettimeofday", "__interceptor_clock_gettime",
-    "__interceptor_gettimeofday", "___interceptor_clock_gettime",
-    "___interceptor_gettimeofday"};
-uintptr_t ClockFns[sizeof(kClockFns) / sizeof(kClockFns[0])];
 
 // Functions whose frames are not what their unwind tables say while they
 // run (the unwinder installing a landing pad rewrites its own frame's saved
@@ -434,6 +427,8 @@ bool underSanitizer() {
 bool samplerInit() {
   if (!flags.enabled || !flags.sample || !arch::kHasCounter)
     return false;
+  // dlsym may call the program's (instrumented) malloc.
+  RecursionGuard Guard;
   if (!lockFreeUnwinding()) {
     if (flags.verbosity >= 1)
       logLine("sample=1: this C library is older than glibc 2.35 (unwind "
@@ -459,8 +454,6 @@ bool samplerInit() {
         VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
       }
   }
-  for (size_t I = 0; I < sizeof(ClockFns) / sizeof(ClockFns[0]); ++I)
-    ClockFns[I] = uintptr_t(dlsym(RTLD_DEFAULT, kClockFns[I]));
   // The unwinder's one-time set-up (and its lazy bindings) now, not in a
   // handler.
   int Frames = 0;
@@ -795,14 +788,7 @@ void samplerSignalTaken(int Sig) {
 //===-- The culprit, when a spike is recorded -----------------------------===//
 
 namespace {
-bool inVdso(uintptr_t Fn) {
-  if (Fn >= VdsoLo && Fn < VdsoHi)
-    return true;
-  for (uintptr_t C : ClockFns)
-    if (Fn && Fn == C)
-      return true;
-  return false;
-}
+bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
 
 // Samples that must agree: two in a row by chance are easy to get from a
 // call a preemption stretched (the samples after it resumes land wherever
