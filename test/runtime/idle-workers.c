@@ -1,6 +1,6 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: %run %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: grep -v 'idle call' %t.err > %t.spikes
 // RUN: not grep wait_for_work %t.spikes
@@ -25,7 +25,7 @@ __attribute__((noinline)) void wait_for_work(void) { sem_wait(&Work); }
 static void *pool_worker(void *Arg) {
   for (int I = 0; I < 3; ++I) {
     wait_for_work();
-    spin_ns(5 * 1000000); // in the thread's start routine: no spike of its own
+    spin_ns(50 * 1000000); // in the thread's start routine: no spike of its own
     sem_post(&Done);
   }
   return Arg;
@@ -38,14 +38,14 @@ __attribute__((noinline)) void main_frame(void) {
 
 static void *helper(void *Arg) {
   sem_wait(&Help);
-  struct timespec T = {0, 20 * 1000000};
+  struct timespec T = {0, 100 * 1000000};
   nanosleep(&T, 0);
   sem_post(&Helped);
   return Arg;
 }
 
 __attribute__((noinline)) void thread_frame(void) {
-  spin_ns(250 * 1000);
+  spin_ns(5 * 1000000); // over 1/20 of the threshold
   sem_post(&Help);
   sem_wait(&Helped);
 }
@@ -63,7 +63,7 @@ int main(void) {
   pthread_t Pool, Frame, Helper;
   pthread_create(&Pool, 0, pool_worker, 0);
   for (int I = 0; I < 3; ++I) {
-    struct timespec T = {0, 20 * 1000000}; // the pool waits for work
+    struct timespec T = {0, 100 * 1000000}; // the pool waits for work
     nanosleep(&T, 0);
     main_frame();
   }

@@ -4,6 +4,8 @@
 // RUN: python3 %S/Inputs/sampled.py %t.json load_level | FileCheck %s --check-prefix=JSON
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
+// UNSUPPORTED: emulated
+// (under qemu-user the samples in the C library's memset do not agree; not seen on x86-64, not tried on AArch64 hardware)
 
 // memset of a fresh 64 MiB mapping: its time is page faults, in the C
 // library's memset. The C library chose that memset at load time and its

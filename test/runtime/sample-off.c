@@ -4,6 +4,8 @@
 // RUN: %run %t 2>/dev/null | FileCheck %s --check-prefix=ON
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
+// UNSUPPORTED: emulated
+// (qemu-user runs a thread of its own)
 
 // sample=0: no watcher thread (without hang_after=), and no sampling.
 

@@ -1,8 +1,8 @@
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
 // RUN: timeout 60 %run %t | FileCheck %s
-// UNSUPPORTED: sanitize-thread
-// (ThreadSanitizer's own background thread keeps such a process alive,
-// instrumented or not)
+// UNSUPPORTED: sanitize-thread, emulated
+// (ThreadSanitizer's own background thread, and qemu-user's, keep such a
+// process alive, instrumented or not)
 
 // main ends with pthread_exit while a worker runs; when the worker returns,
 // the process exits (the C library calls exit(0) after the last thread),
