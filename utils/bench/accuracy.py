@@ -428,7 +428,7 @@ def build_all(build_dir, opts, cases, out_dir, switch=None):
                 if plain:
                     # A library built without the plugin, as a vendor's.
                     so = os.path.join(out_dir, f"lib{name}-plain.so")
-                    bench.must([bench.CC, f"-{opt}", "-g", "-fPIC",
+                    common.must([common.CC, f"-{opt}", "-g", "-fPIC",
                                 "-shared", os.path.join(PROGRAMS, plain[0]),
                                 "-o", so])
                     objs.append(so)
