@@ -1,5 +1,9 @@
 // RUN: %clang %spiketrap_all %spiketrap_clang -g -O1 -pthread %s %rtlib -o %t
 // RUN: timeout 120 %run %t | FileCheck %s
+// UNSUPPORTED: emulated
+// (with the watcher thread the program forks with two threads, and under
+// qemu-user the child hangs and outlives its timeout; not seen natively,
+// not tried on AArch64 hardware)
 
 // A signal handled while fork() holds the runtime's thread registry lock
 // (signals that arrive during fork are delivered as it returns, before the

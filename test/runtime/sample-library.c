@@ -6,7 +6,8 @@
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 // UNSUPPORTED: emulated
-// (under qemu-user the samples of a library without frame pointers do not agree; not seen on x86-64, not tried on AArch64 hardware)
+// (under qemu-user the samples do not agree reliably; not tried on AArch64
+// hardware)
 
 // Time in a library built without the plugin (a vendor's) is named by the
 // samples: the exported function by its dynamic symbol, the static function

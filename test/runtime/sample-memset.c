@@ -5,7 +5,8 @@
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 // UNSUPPORTED: emulated
-// (under qemu-user the samples in the C library's memset do not agree; not seen on x86-64, not tried on AArch64 hardware)
+// (under qemu-user the samples do not agree reliably; not tried on AArch64
+// hardware)
 
 // memset of a fresh 64 MiB mapping: its time is page faults, in the C
 // library's memset. The C library chose that memset at load time and its
