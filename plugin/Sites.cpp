@@ -26,6 +26,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -144,6 +145,11 @@ StringRef spiketrap::whyNoSite(const Function &F, const Triple &TT) {
       F.hasFnAttribute("function-instrument") ||
       F.hasFnAttribute("xray-instruction-threshold"))
     return "its entry is already claimed";
+  // Preemptible and in a comdat: a local alias of the kept copy cannot be
+  // named from outside its group, nor the copy itself without a dynamic
+  // relocation.
+  if (!F.isDSOLocal() && F.hasComdat())
+    return "another object may preempt it (inline, in a shared object)";
   // It would see the trampoline's frame as its caller's.
   for (const Instruction &I : instructions(F))
     if (auto *II = dyn_cast<IntrinsicInst>(&I))
@@ -299,6 +305,14 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
     F.setPrologueData(Entry.get());
   }
   Type *I8 = Type::getInt8Ty(F.getContext());
+  // A function another object can preempt (default visibility in a shared
+  // object) is named through a local alias: the offset to it is then fixed
+  // at link time, instead of a dynamic PC32 relocation that may resolve to
+  // another object's copy, gigabytes away.
+  Constant *Named = &F;
+  if (!F.isDSOLocal())
+    Named = GlobalAlias::create(GlobalValue::PrivateLinkage,
+                                F.getName() + ".spiketrap_site", &F);
   return ConstantExpr::getGetElementPtr(
-      I8, &F, ConstantInt::get(Type::getInt64Ty(F.getContext()), SiteOffset));
+      I8, Named, ConstantInt::get(Type::getInt64Ty(F.getContext()), SiteOffset));
 }

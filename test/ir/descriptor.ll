@@ -57,7 +57,7 @@ define void @plain() {
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
 ; ASM-NEXT:    .short 0
-; ASM-NEXT:    .long {{\(?}}plain-.L__spiketrap_desc.plain{{\)?}}-48
+; ASM-NEXT:    .long {{\(?}}.Lplain.spiketrap_site-.L__spiketrap_desc.plain{{\)?}}-48
 ; ASM-NEXT:    .zero 4
 ; ASM-NEXT:    .size .L__spiketrap_desc.plain, 56
 ; ASM:       .quad __spiketrap_abi_v8

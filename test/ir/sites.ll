@@ -20,9 +20,12 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: $__spiketrap_tramp_2_slot = comdat any
 ; CHECK: $__spiketrap_tramp_fp_slot = comdat any
-; CHECK: @__spiketrap_desc.ints = private global {{.*}}, i16 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @ints to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.ints, i32 0, i32 13) to i64)) to i32) }
+; CHECK: @__spiketrap_desc.ints = private global {{.*}}, i16 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @ints.spiketrap_site to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.ints, i32 0, i32 13) to i64)) to i32) }
 ; CHECK: @__spiketrap_tramp_2_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_2, comdat
 ; CHECK: @__spiketrap_tramp_fp_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_fp, comdat
+; The descriptor names a function another object may preempt through a local
+; alias.
+; CHECK: @ints.spiketrap_site = private alias {{.*}} @ints
 
 ; CHECK:       define i32 @ints(i32 %a, ptr %b) #[[ATTRS:[0-9]+]] prefix <{ [3 x i8], i32, [2 x i8], i32, [3 x i8] }> <{ [3 x i8] c"L\8D\1D", i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_desc.ints to i64), i64 add (i64 ptrtoint (ptr @ints to i64), i64 -9)) to i32), [2 x i8] c"\FF%", i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_tramp_2_slot to i64), i64 add (i64 ptrtoint (ptr @ints to i64), i64 -3)) to i32), [3 x i8] c"\CC\CC\CC" }> prologue <{ [2 x i8] }> <{ [2 x i8] c"\EB\EE" }> {
 ; CHECK-NEXT:    %c = load i32, ptr %b
@@ -98,6 +101,13 @@ define void @claimed() prefix i32 1234 {
   ret void
 }
 
+; Preemptible and in a comdat (an inline function in a shared object).
+; REMARK: remark: {{.*}}'inline_fn' is timed through a thunk, not a patchable site: another object may preempt it (inline, in a shared object)
+$inline_fn = comdat any
+define linkonce_odr void @inline_fn() comdat {
+  ret void
+}
+
 ; -fsanitize=function and KCFI put a type hash right before the symbol.
 ; REMARK: remark: {{.*}}'typed' is timed through a thunk, not a patchable site: its entry is already claimed
 define void @typed() !func_sanitize !0 {
@@ -138,4 +148,4 @@ define x86_intrcc void @interrupt(ptr byval(i8) %frame) {
 ; TWICE:     define double @floats(
 
 ; ASM-LABEL: .L__spiketrap_desc.anonymous:
-; ASM:         .long {{\(?}}anonymous-.L__spiketrap_desc.anonymous{{\)?}}-48
+; ASM:         .long {{\(?}}.Lanonymous.spiketrap_site-.L__spiketrap_desc.anonymous{{\)?}}-48
