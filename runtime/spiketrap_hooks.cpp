@@ -42,6 +42,18 @@ SPIKETRAP_ALWAYS_INLINE uint16_t flagsLow(const spiketrap_desc *D) {
                          __ATOMIC_RELAXED);
 }
 
+// What a descriptor's flags (the pass's, and the run-time lists' verdict)
+// say of a frame just pushed: its threshold, and whether its callees are
+// ignored.
+void applyListed(Frame &F, uint32_t Flags) {
+  if (Flags & SPIKETRAP_DESC_LISTED)
+    F.Threshold = runListThresholdTicks(Flags);
+  if (Flags & SPIKETRAP_DESC_IGNORE)
+    F.Threshold = kNever;
+  if (Flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
+    F.ChildThreshold = kNever;
+}
+
 // Marks a frame whose entry hook has not finished.
 constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
 
@@ -197,12 +209,7 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
   // The runtime's own bits among them (runListApply, on another thread).
   uint32_t Flags = __atomic_load_n(&D->flags, __ATOMIC_RELAXED);
-  if (Flags & SPIKETRAP_DESC_LISTED)
-    F.Threshold = runListThresholdTicks(Flags);
-  if (Flags & SPIKETRAP_DESC_IGNORE)
-    F.Threshold = kNever;
-  if (Flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
-    F.ChildThreshold = kNever;
+  applyListed(F, Flags);
   // Pushed all the same, so stacks and parents stay right.
   if ((Flags & SPIKETRAP_DESC_CHANNEL) &&
       channelDisabled(__spiketrap_desc_channel(D)))
@@ -291,13 +298,7 @@ SPIKETRAP_NOINLINE void look(spiketrap_desc *D, Frame &F, uint64_t Calls) {
     return adaptLook(D, F.Threshold);
   if (Calls != 1 || !runListActive)
     return;
-  uint32_t Flags = runListApply(D);
-  if (Flags & SPIKETRAP_DESC_LISTED)
-    F.Threshold = runListThresholdTicks(Flags);
-  if (Flags & SPIKETRAP_DESC_IGNORE)
-    F.Threshold = kNever;
-  if (Flags & SPIKETRAP_DESC_IGNORE_CHILDREN)
-    F.ChildThreshold = kNever;
+  applyListed(F, runListApply(D));
 }
 
 } // namespace
