@@ -51,14 +51,16 @@ void printDurationCell(Buffer &B, uint64_t Ns) {
 void printShortName(Buffer &B, const char *N) {
   static const char Anon[] = "(anonymous namespace)::";
   size_t Len = strlen(N), End = Len;
-  if (Len && N[Len - 1] == ')')
-    for (size_t I = Len, Depth = 0; I-- > 0;)
+  if (Len && N[Len - 1] == ')') {
+    for (size_t I = Len, Depth = 0; I-- > 0;) {
       if (N[I] == ')') {
         ++Depth;
       } else if (N[I] == '(' && --Depth == 0) {
         End = I ? I : Len;
         break;
       }
+    }
+  }
   for (size_t I = 0; I < End;)
     if (!strncmp(N + I, Anon, sizeof(Anon) - 1))
       I += sizeof(Anon) - 1;
@@ -176,7 +178,7 @@ void printMessages(Buffer &B, const SpikeRecord &R, uint32_t L) {
 // How much of a level that spiked (its record O) waited in the C library,
 // on what, from where; the rest it was running (or preempted).
 void printWaits(Buffer &B, const SpikeRecord &O, uint32_t L) {
-  uint64_t Wait = O.Level[L].WaitTicks, Dur = O.durationTicks();
+  uint64_t Wait = O.Level[L].WaitTicks;
   uint64_t Idle = O.Level[L].IdleTicks;
   if (!Wait || !O.LongestWaitDesc)
     return;
