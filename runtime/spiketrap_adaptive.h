@@ -2,7 +2,7 @@
 //
 // Most instrumented calls are short and stay short. The exit hook counts the
 // calls that take 1/kCloseRatio of their threshold or more ("near"); every
-// kAdaptEvery calls of a function the enter hook takes a look: a function
+// kLookEvery calls of a function the enter hook takes a look: a function
 // with at most one near call in kNearShare is skippable. With
 // adaptive=1 its descriptor's `off` is set, and the code the pass emits
 // stops calling the hooks for it; a spike below it is then reported at its
@@ -23,12 +23,23 @@
 
 namespace __spiketrap {
 
-// A power of two (a mask test). 4096 from the sweep in docs/performance.md:
-// 4x less timed learning than 16384; 1024 switches off a function with one
-// near call in 500 at its first look 39% of the time (4096: 9%, 16384: 0.1%).
+// The unit of timed_until and of the calls a spike keeps timed. A power of
+// two; 4096 from the sweep in docs/performance.md: 1024 switches off a
+// function with one near call in 500 at its first look 39% of the time
+// (4096: 9%, 16384: 0.1%).
 constexpr uint64_t kAdaptEvery = 4096;
 static_assert(kAdaptEvery == 4096,
               "spiketrap_descriptor.inc: timed_until counts looks of 4096 calls");
+// How often the enter hook looks (a power of two: a mask test). Learning is
+// most of what the default costs a short run (every function timed until
+// its first look), so the first look comes after 512 calls: a function is
+// switched off then if none of them came near (more than 1 in kNearShare
+// keeps it timed, at every look). One that comes near rarely may be
+// switched off on that thinner evidence; its next spike is still named, by
+// the samples of its caller's spike, which also times it again
+// (docs/performance.md, "Learning").
+constexpr uint64_t kLookEvery = 512;
+static_assert(kAdaptEvery % kLookEvery == 0, "looks fall on timed_until's units");
 // Late probes (plugin/Insert.cpp) are looked at more often: a function already
 // switched off whose probed loop is common need not pay 4096 more timed
 // calls to be switched off again.

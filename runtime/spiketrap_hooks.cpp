@@ -289,8 +289,8 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
   T.Depth = Depth - 1;
 }
 
-// The fast path's look every kAdaptEvery calls, and at a function's first
-// call (Calls 1 modulo kAdaptEvery: the same one test of the low bits), where
+// The fast path's look every kLookEvery calls, and at a function's first
+// call (Calls 1 modulo kLookEvery: the same one test of the low bits), where
 // the run-time lists give it its flags; F is the frame just pushed, which
 // takes them at once.
 SPIKETRAP_NOINLINE void look(spiketrap_desc *D, Frame &F, uint64_t Calls) {
@@ -346,8 +346,8 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
   Frame &F = beginFrame(T, D, Depth, /*Own=*/false);
   endFrame(F, Addr, readCounter());
   // Now and then, a look at whether this function ever comes close; and
-  // its first call (Calls 0 or 1 modulo kAdaptEvery: one test all the same).
-  if (SPIKETRAP_UNLIKELY(!(Calls & (kAdaptEvery - 2))))
+  // its first call (Calls 0 or 1 modulo kLookEvery: one test all the same).
+  if (SPIKETRAP_UNLIKELY(!(Calls & (kLookEvery - 2))))
     look(D, F, Calls);
   return true;
 }

@@ -119,7 +119,7 @@ void writeSkipList(Buffer &B, const ReportModel &M) {
            "which at most 1 in {}\n# took 1/{} of their threshold. Compile "
            "with -mllvm -spiketrap-list=<this file>\n# to leave them out; a "
            "spike below one is reported at its nearest timed caller.\n",
-           kAdaptEvery, kNearShare, kCloseRatio);
+           kLookEvery, kNearShare, kCloseRatio);
   if (N > kMaxSkippable)
     B.format("# ({} more not listed: the table is full)\n", N - kMaxSkippable);
   B.format("[never]\n");

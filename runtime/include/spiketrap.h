@@ -132,8 +132,10 @@ __spiketrap_desc_children_threshold_ns(const spiketrap_desc *d) {
 #define SPIKETRAP_TIMED_ALWAYS UINT32_MAX
 /* Calls a function that takes a lock (pthread_mutex_lock & co.), or waits
  * in the kernel on a rare path, is timed before adaptive mode may switch it
- * off: 16 of its looks (timed_until counts looks). */
-#define SPIKETRAP_FAST_WAIT_TIMED_LOOKS 16u
+ * off, in units of 4096 calls (timed_until's): 8192 calls. A wait it makes
+ * once switched off is still named, with where it was made from, in its
+ * caller's spike. */
+#define SPIKETRAP_FAST_WAIT_TIMED_LOOKS 2u
 
 /* Called by instrumented code. `frame` is the address of the instrumented
  * function's return-address slot: it identifies the activation, so the runtime

@@ -18,7 +18,7 @@ __attribute__((noinline)) unsigned busy(unsigned N) {
 
 int main(void) { return busy(100000) == 0; }
 
-// LIST: # spiketrap skip list: functions called at least 4096 times
+// LIST: # spiketrap skip list: functions called at least 512 times
 // LIST: [never]
 // LIST: # {{[0-9]+}} calls, {{[0-9]+}} near the threshold, {{.*}}skip-list.c:11
 // LIST-NEXT: fun:tiny

@@ -7,7 +7,7 @@
 // Without late probes (late-probe.c) or sampling (sample-switched-off.c),
 // which would name the spike's function, as for a slow path with no loop.
 // Adaptive mode: functions called very often that never come near their
-// threshold are switched off after 4096 calls (they stop calling the hooks
+// threshold are switched off after 512 calls (they stop calling the hooks
 // at all), so a late spike below them is reported at their nearest caller
 // still timed, which names its switched-off callees as candidates (and times
 // them again: rearm.c). With adaptive=0 every call stays timed.
@@ -37,8 +37,8 @@ int main(void) {
 // ON-NEXT: untimed: run's self time may be in callees that adaptive mode had switched off (timed again since):
 // ON-NEXT: candidate: hot ({{.*}}switch-off.c:21)
 // ON-NOT: #2
-// main, run, and 4096 calls each of hot and leaf before the switch-off.
-// ON: spiketrap: {{[0-9]+}} spikes, 8194 instrumented calls
+// main, run, and 512 calls each of hot and leaf before the switch-off.
+// ON: spiketrap: {{[0-9]+}} spikes, 1026 instrumented calls
 
 // OFF: spike: {{.*}} in leaf ({{.*}}switch-off.c:{{[0-9]+}})
 // OFF-NEXT: thread main

@@ -5,8 +5,8 @@
 ; kernel on every call (sleep, I/O, a system call) costs little to time: its
 ; descriptor's timed_until is UINT32_MAX (always), adaptive mode never
 ; switches it off. One that takes a lock, usually uncontended and cheap, or
-; waits in the kernel only on a rare path, is timed for 16 looks (16 x 4096
-; calls; timed_until counts looks) before adaptive mode may. Only the function that makes the
+; waits in the kernel only on a rare path, is timed for 2 x 4096 calls
+; (timed_until counts units of 4096) before adaptive mode may. Only the function that makes the
 ; call (after inlining), not its callers; pure computation keeps 0.
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -23,7 +23,7 @@ define void @sleeper(ptr %ts) {
   ret void
 }
 
-; CHECK: @__spiketrap_desc.locker = {{.*}}, i32 16, i32 0, i16 {{[0-9]+}}, i16 0, i16 0, i16 0, i32 {{.*}} }
+; CHECK: @__spiketrap_desc.locker = {{.*}}, i32 2, i32 0, i16 {{[0-9]+}}, i16 0, i16 0, i16 0, i32 {{.*}} }
 define void @locker(ptr %m) {
   call i32 @pthread_mutex_lock(ptr %m)
   ret void
@@ -63,7 +63,7 @@ define void @middle() {
 
 ; A kernel wait on a path the static estimate takes less than once in 8
 ; calls: learned like a lock (an interpreter's rare join).
-; CHECK: @__spiketrap_desc.rare_wait = {{.*}}, i32 16, i32 0, i16 {{[0-9]+}}, i16 0, i16 0, i16 0, i32 {{.*}} }
+; CHECK: @__spiketrap_desc.rare_wait = {{.*}}, i32 2, i32 0, i16 {{[0-9]+}}, i16 0, i16 0, i16 0, i32 {{.*}} }
 define void @rare_wait(i32 %op, ptr %ts) {
 entry:
   %rare = icmp eq i32 %op, 7

@@ -22,7 +22,7 @@ __attribute__((noinline)) int hot(int I) {
   int S = 0;
   for (int K = 0; K < 8; ++K)
     S += (I ^ K) & 7;
-  // Long after the switch-off (4096 calls), and closer to each other than
+  // Long after the switch-off (512 calls), and closer to each other than
   // the calls a function timed again stays timed for (65536).
   if (I == 100000 || I == 130000 || I == 160000)
     spin_ns(100000000);

@@ -23,7 +23,7 @@ __attribute__((noinline)) int hot(int I) {
   int S = 0;
   for (int K = 0; K < 8; ++K)
     S += (I ^ K) & 7;
-  if (I == 150000) // long after the switch-off (4096 calls)
+  if (I == 150000) // long after the switch-off (512 calls)
     spin_ns(100000000);
   return S;
 }

@@ -4,7 +4,7 @@
 
 // Sites are rewritten while other threads run them: four threads call 64
 // small functions in turn while adaptive mode switches them off (each after
-// its first 4096 calls) and a fifth thread's spikes switch them back on (its
+// its first 512 calls) and a fifth thread's spikes switch them back on (its
 // own time, with the functions as untimed callees). Every call must still
 // compute its result: the sum over all calls is exact.
 
