@@ -133,8 +133,7 @@ __spiketrap_desc_children_threshold_ns(const spiketrap_desc *d) {
 /* Calls a function that takes a lock (pthread_mutex_lock & co.), or waits
  * in the kernel on a rare path, is timed before adaptive mode may switch it
  * off, in units of 4096 calls (timed_until's): 8192 calls. A wait it makes
- * once switched off is still named, with where it was made from, in its
- * caller's spike. */
+ * once switched off still shows, as a wait in its timed caller's spike. */
 #define SPIKETRAP_FAST_WAIT_TIMED_LOOKS 2u
 
 /* Called by instrumented code. `frame` is the address of the instrumented
