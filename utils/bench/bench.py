@@ -438,7 +438,9 @@ def main():
                    "ratios; Ir = callgrind's count of instructions the whole "
                    "process executes, on the smaller input in the header, "
                    "with threshold=50ms (valgrind runs ~50x slower): it does "
-                   "not depend on the machine's load; "
+                   "not depend on the machine's speed, but on a loaded "
+                   "machine preemption makes spikes that keep functions "
+                   "timed (docs/performance.md, \"Learning\"); "
                    "ns/call = extra time / instrumented calls; "
                    f"compile CPU = least user+sys of {args.compile_reps} builds")
     if "sqlite" in parts:
