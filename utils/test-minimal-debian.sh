@@ -56,7 +56,7 @@ in_chroot() {
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     ${JOBS:+JOBS=$JOBS} bash -c "$1"
 }
-in_chroot 'cd /root && git clone -q spiketrap.bundle spiketrap'
+in_chroot 'cd /root && git -c advice.detachedHead=false clone -q spiketrap.bundle spiketrap'
 echo "== utils/demo.sh"
 start=$SECONDS
 in_chroot 'cd /root/spiketrap && utils/demo.sh'
