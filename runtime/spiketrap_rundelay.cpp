@@ -1,0 +1,221 @@
+//===- spiketrap_rundelay.cpp - Time a spike waited for a CPU -------------===//
+//
+// The readings are raw system calls (openat, read, close of the thread's
+// schedstat; ~20 us on our VM): the thread's own may be in a signal handler,
+// and no interposed read must see them. No descriptor is kept open: a
+// program may close descriptors it did not open and reuse the numbers.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_rundelay.h"
+#include "spiketrap_arch.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_kernel_events.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace __spiketrap {
+
+namespace {
+
+bool On;
+PreemptionSource Source = PreemptionSource::None;
+const char *Why = "";
+
+// A reading of the thread's own, this recent before the end of a spike
+// (its callee's spike, recorded just before), stands for one at the end.
+constexpr uint64_t kReuseNs = 50000;
+// A reading this late after the end of the spike (the thread was preempted
+// again meanwhile) counts what came after it out.
+constexpr uint64_t kLateNs = 200000;
+uint64_t ReuseTicks, LateTicks;
+
+enum ReadResult { ReadOk, ReadFailed, ReadNoSchedInfo };
+
+// The run delay of thread Tid of this process, from its schedstat
+// ("<ns on the CPU> <ns waiting for one> <times on the CPU>").
+ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
+  char Path[48] = "/proc/self/task/";
+  size_t Len = sizeof("/proc/self/task/") - 1;
+  char Digits[10];
+  size_t N = 0;
+  do
+    Digits[N++] = char('0' + Tid % 10);
+  while ((Tid /= 10) && N < sizeof(Digits));
+  while (N)
+    Path[Len++] = Digits[--N];
+  for (const char *S = "/schedstat"; *S;)
+    Path[Len++] = *S++;
+  Path[Len] = 0;
+  long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
+                             O_RDONLY | O_CLOEXEC, 0, 0, 0);
+  if (Fd < 0)
+    return ReadFailed;
+  char Text[96];
+  long Got = arch::rawSyscall(SYS_read, Fd, long(Text), sizeof(Text) - 1, 0,
+                              0, 0);
+  arch::rawSyscall(SYS_close, Fd, 0, 0, 0, 0, 0);
+  if (Got <= 0)
+    return ReadFailed;
+  uint64_t Field[3] = {};
+  const char *P = Text, *End = Text + Got;
+  for (uint64_t &F : Field) {
+    if (P == End || *P < '0' || *P > '9')
+      return ReadFailed;
+    for (; P != End && *P >= '0' && *P <= '9'; ++P)
+      F = F * 10 + uint64_t(*P - '0');
+    if (P != End)
+      ++P; // the space, or the last newline
+  }
+  // A thread that runs has been given a CPU at least once: a kernel built
+  // without the accounting prints "0 0 0".
+  if (!Field[2])
+    return ReadNoSchedInfo;
+  Ns = Field[1];
+  return ReadOk;
+}
+
+} // namespace
+
+PreemptionSource preemptionSource() { return Source; }
+const char *preemptionUnknownWhy() { return Why; }
+
+void runDelayInit(bool WatcherRuns) {
+  if (kernelEventsOn) {
+    Source = PreemptionSource::KernelEvents;
+    return;
+  }
+  if (!WatcherRuns) {
+    Why = "no watcher thread (sample=0)";
+    return;
+  }
+  uint64_t Ns;
+  switch (readRunDelay(uint32_t(syscall(SYS_gettid)), Ns)) {
+  case ReadOk:
+    break;
+  case ReadFailed:
+    Why = "/proc/self/task/<tid>/schedstat cannot be read";
+    return;
+  case ReadNoSchedInfo:
+    Why = "the kernel keeps no run delay (schedstat)";
+    return;
+  }
+  ReuseTicks = nsToTicks(kReuseNs);
+  LateTicks = nsToTicks(kLateNs);
+  Source = PreemptionSource::RunDelay;
+  __atomic_store_n(&On, true, __ATOMIC_RELEASE);
+}
+
+void runDelayNoWatcher() {
+  if (Source != PreemptionSource::RunDelay)
+    return;
+  __atomic_store_n(&On, false, __ATOMIC_RELEASE);
+  Source = PreemptionSource::None;
+  Why = "no watcher thread";
+}
+
+SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
+                                         uint64_t Now) {
+  if (!On)
+    return;
+  RunDelayMark *M = T.RunDelayMarks;
+  // A reading taken since the call began serves it (and its callers).
+  uint64_t Newest = 0;
+  for (uint32_t I = 0; I < kRunDelayMarks; ++I) {
+    uint64_t At = __atomic_load_n(&M[I].At, __ATOMIC_RELAXED);
+    Newest = At > Newest ? At : Newest;
+  }
+  if (Newest >= Start)
+    return;
+  uint64_t Ns;
+  if (readRunDelay(T.Tid, Ns) != ReadOk)
+    return;
+  // The slot: the oldest reading no open call needs (a call uses the
+  // first reading after its start: one with no open call begun between the
+  // reading before it and it serves none), else the oldest.
+  uint32_t Slot = T.RunDelayNext % kRunDelayMarks;
+  uint32_t Depth = SPIKETRAP_RACY(T.Depth);
+  Depth = Depth < kMaxDepth ? Depth : kMaxDepth;
+  uint64_t Before = 0;
+  for (uint32_t K = 0; K < kRunDelayMarks; ++K) {
+    uint32_t I = (T.RunDelayNext + K) % kRunDelayMarks; // oldest first
+    uint64_t At = __atomic_load_n(&M[I].At, __ATOMIC_RELAXED);
+    bool Needed = false;
+    for (uint32_t J = 0; J < Depth && !Needed; ++J) {
+      uint64_t S = SPIKETRAP_RACY(T.Frames[J].Start);
+      Needed = S > Before && S <= At;
+    }
+    if (At)
+      Before = At;
+    if (!Needed) {
+      Slot = I;
+      break;
+    }
+  }
+  // Published as a sequence: the thread reads At, Ns, then At again.
+  __atomic_store_n(&M[Slot].At, 0, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  __atomic_store_n(&M[Slot].Ns, Ns, __ATOMIC_RELAXED);
+  __atomic_store_n(&M[Slot].At, Now, __ATOMIC_RELEASE);
+  // The ring stays ordered oldest first from RunDelayNext when the oldest
+  // went; another slot's reuse leaves it nearly so (only the choice of the
+  // slot reads the order).
+  if (Slot == T.RunDelayNext % kRunDelayMarks)
+    ++T.RunDelayNext;
+}
+
+bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
+                   uint64_t &Out) {
+  if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
+    return false;
+  // The watcher's first reading inside the call.
+  uint64_t From = UINT64_MAX, Base = 0;
+  for (RunDelayMark &M : T.RunDelayMarks) {
+    uint64_t At = __atomic_load_n(&M.At, __ATOMIC_ACQUIRE);
+    uint64_t Ns = __atomic_load_n(&M.Ns, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!At || At != __atomic_load_n(&M.At, __ATOMIC_RELAXED) || At < Start ||
+        At > End || At >= From)
+      continue;
+    From = At;
+    Base = Ns;
+  }
+  if (From == UINT64_MAX)
+    return false;
+  // The thread's own reading at the end (a signal handler's spike may
+  // interrupt this: Last.At 0 while it is written).
+  RunDelayMark &Last = T.RunDelayLast;
+  uint64_t LastAt = Last.At, Ns, Late = 0;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (LastAt >= From && LastAt <= End && End - LastAt <= ReuseTicks) {
+    Ns = Last.Ns;
+  } else {
+    if (readRunDelay(T.Tid, Ns) != ReadOk)
+      return false;
+    uint64_t Now = now();
+    Last.At = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    Last.Ns = Ns;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    Last.At = Now;
+    if (Now > End + LateTicks)
+      Late = ticksToNs(Now - End);
+  }
+  if (Ns < Base)
+    return false; // not the thread the watcher read (a forked child)
+  Ns -= Base;
+  Ns = Ns > Late ? Ns - Late : 0;
+  uint64_t Duration = ticksToNs(End - Start);
+  Out = Ns < Duration ? Ns : Duration;
+  return true;
+}
+
+void runDelayAfterForkChild() {
+  ThreadState &T = threadState;
+  for (RunDelayMark &M : T.RunDelayMarks)
+    __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
+  T.RunDelayLast.At = 0;
+}
+
+} // namespace __spiketrap
