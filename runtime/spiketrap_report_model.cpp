@@ -36,7 +36,11 @@ uint64_t longestWaitNs(const SpikeRecord &R) {
 }
 uint64_t runningNs(const SpikeRecord &R, uint32_t L) {
   uint64_t D = R.durationTicks(), W = R.Level[L].WaitTicks;
-  return ticksToNs(W < D ? D - W : 0);
+  uint64_t Ns = ticksToNs(W < D ? D - W : 0);
+  // Its preemption is the spiking call's. (A wait's wake-up that waited
+  // for a CPU is in both: running is then less by that.)
+  uint64_t P = L + 1 == R.Levels ? preemptedNs(R) : 0;
+  return Ns > P ? Ns - P : 0;
 }
 uint64_t startNs(const SpikeLevel &L) { return sinceStartNs(L.Start); }
 uint64_t thresholdNs(const SpikeLevel &L) {
@@ -151,14 +155,16 @@ bool ReportModel::build() {
       if (size_t A = ownSpike(I, L); A != kNone)
         Covered[A] = true;
   }
-  // Over its threshold only by the time its thread waited for a CPU: no
+  // Late only because its thread waited for a CPU: without that its own
+  // time would have been within half its threshold, clearly no spike. No
   // code of it or below it is to blame (its samples, taken only while it
-  // ran, would name one).
+  // ran, would name one). (Half: a call that was near its threshold anyway
+  // keeps its culprit; the measure is a lower bound besides.)
   for (size_t I = 0; I < Count; ++I) {
     const SpikeLevel &Top = Records[I]->Level[Records[I]->Levels - 1];
     uint64_t Pre = ownPreemptedNs(I), Own = ticksToNs(ownTicks(I));
     Preempted[I] = Pre && Top.Threshold != kNever &&
-                   Own - std::min(Pre, Own) <= thresholdNs(Top);
+                   2 * (Own - std::min(Pre, Own)) <= thresholdNs(Top);
   }
   // Group the leaves' identical stacks, worst first within a group.
   if (!Leaves.reset(Count)) {

@@ -101,7 +101,7 @@ public:
     return Sampled[SampledFirst[I] + K];
   }
   // The deepest frame record I's samples agree on, or null (also when it
-  // was over its threshold only by preemption: the samples saw the rest).
+  // was late only by preemption: the samples saw the rest).
   const spiketrap_desc *sampledCulprit(size_t I) const {
     size_t N = numSampled(I);
     return N && sampled(I, N - 1).Culprit && !Preempted[I]
@@ -115,7 +115,8 @@ public:
   uint64_t ownPreemptedNs(size_t I) const;
   // Record I's self time (selfNs) less its own preemption: what it ran.
   uint64_t selfRunningNs(size_t I) const;
-  // Record I was over its threshold only by its preemption.
+  // Record I was late only by its preemption: without it, its own time
+  // would have been within half its threshold.
   bool preempted(size_t I) const { return Preempted[I]; }
 
   // What record I's time is blamed on (one decision, every writer reads it).
@@ -183,7 +184,7 @@ private:
   Array<uint64_t> ChildTicks;
   Array<uint64_t> ChildActive, ChildStall; // of the callees that spiked
   Array<uint64_t> ChildPreempted;          // theirs, in ns
-  Array<bool> Preempted; // over its threshold only by preemption
+  Array<bool> Preempted; // late only by preemption (blame's rule)
   Array<Blame> Blames;
   Array<CulpritRow> Rows;
   Array<StackGroup> Groups;
@@ -227,7 +228,8 @@ uint64_t longestWaitNs(const SpikeRecord &R);
 // whether that was measured at all.
 uint64_t preemptedNs(const SpikeRecord &R);
 bool preemptionMeasured(const SpikeRecord &R);
-// R's duration that level L of it did not spend waiting.
+// R's duration that level L of it did not spend waiting (in the C library,
+// or for a CPU).
 uint64_t runningNs(const SpikeRecord &R, uint32_t L);
 uint64_t startNs(const SpikeLevel &L);
 uint64_t thresholdNs(const SpikeLevel &L);

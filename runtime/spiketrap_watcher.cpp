@@ -67,7 +67,10 @@ void look(ThreadState &T, void *P) {
     L.Next = H.Next;
   if (!H.Start)
     return;
-  runDelayWatch(T, H.Start, L.Now);
+  // Not while it waits (an idle event loop would cost a read per call):
+  // at a look after the wait, if the call is still open.
+  if (!Waiting)
+    runDelayWatch(T, H.Start, L.Now);
   if (!Sampling)
     return;
   RearmRequest R = {};

@@ -1,17 +1,19 @@
 // RUN: %clang -g -O2 -c %S/Inputs/burn_cpu.c -o %t.burn.o
 // RUN: %clang %spiketrap -g -O2 %s %t.burn.o %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=50ms:report_json=%t.json %run %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=100ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=burn_cpu_ms --implicit-check-not=suggest: < %t.err
 // RUN: python3 %S/Inputs/preempted.py %t.json | FileCheck %s --check-prefix=JSON
 
 // A call whose thread waits for the CPU most of its time (another thread
 // of the program has it) is labelled preempted: not its untimed callee,
 // which the samples, taken while it runs, would name; no threshold is
-// suggested for it. It needs 3 ms of CPU and gets ~1.5% of one: ~200 ms,
-// far over its 50 ms threshold; the watcher reads its run delay before
-// 25 ms (plus the watcher's own wait for a CPU), so even what that misses
-// leaves its running time under the threshold. (Another load on the
-// machine only makes it wait longer.)
+// suggested for it. It needs 10 ms of CPU (more than a scheduler tick and
+// a time slice: it cannot finish before the hog takes over) and gets ~1.5%
+// of one: ~700 ms, far over its 100 ms threshold. The watcher reads its
+// run delay after 50 ms (plus the watcher's own wait for a CPU), and
+// counts a preemption still going on then: even a 40 ms one that ended
+// just before leaves its own time, 10 ms of running, under half the
+// threshold. (Another load on the machine only makes it wait longer.)
 
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -43,7 +45,7 @@ static void *hog(void *A) {
   return A;
 }
 
-__attribute__((noinline)) unsigned render(void) { return burn_cpu_ms(3); }
+__attribute__((noinline)) unsigned render(void) { return burn_cpu_ms(10); }
 
 int main(void) {
   pinToOneCpu();
@@ -59,7 +61,7 @@ int main(void) {
 
 // CHECK:      culprit < callers that spiked
 // CHECK-NEXT: render ({{.*}}preempted.c:[[#]]) (preempted){{$}}
-// CHECK:      #1  render ({{.*}}) {{[0-9.]+ m?s}} > 50.000 ms (self {{[0-9.]+ [mu]s}}, preempted {{[0-9.]+ m?s}})
+// CHECK:      #1  render ({{.*}}) {{[0-9.]+ m?s}} > 100.000 ms (self {{[0-9.]+ [mu]s}}, preempted {{[0-9.]+ m?s}})
 // CHECK-NOT:  sampled:
 // CHECK-NOT:  untimed
 // CHECK:      spiketrap: 1 spikes
