@@ -101,7 +101,7 @@ public:
     return Sampled[SampledFirst[I] + K];
   }
   // The deepest frame record I's samples agree on, or null (also when it
-  // was late only by preemption: the samples saw the rest).
+  // was late by preemption: the samples saw the rest).
   const spiketrap_desc *sampledCulprit(size_t I) const {
     size_t N = numSampled(I);
     return N && sampled(I, N - 1).Culprit && !Preempted[I]
@@ -115,8 +115,8 @@ public:
   uint64_t ownPreemptedNs(size_t I) const;
   // Record I's self time (selfNs) less its own preemption: what it ran.
   uint64_t selfRunningNs(size_t I) const;
-  // Record I was late only by its preemption: without it, its own time
-  // would have been within half its threshold.
+  // Record I was late by its preemption: it was 3/4 of its own time at
+  // least, and without it its own time was within its threshold.
   bool preempted(size_t I) const { return Preempted[I]; }
 
   // What record I's time is blamed on (one decision, every writer reads it).
@@ -184,7 +184,7 @@ private:
   Array<uint64_t> ChildTicks;
   Array<uint64_t> ChildActive, ChildStall; // of the callees that spiked
   Array<uint64_t> ChildPreempted;          // theirs, in ns
-  Array<bool> Preempted; // late only by preemption (blame's rule)
+  Array<bool> Preempted; // late by preemption (blame's rule)
   Array<Blame> Blames;
   Array<CulpritRow> Rows;
   Array<StackGroup> Groups;

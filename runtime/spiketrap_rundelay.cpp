@@ -3,16 +3,21 @@
 // The readings are raw system calls (openat, read, close of the thread's
 // schedstat; ~20 us on our VM): the thread's own may be in a signal handler,
 // and no interposed read must see them. No descriptor is kept open: a
-// program may close descriptors it did not open and reuse the numbers.
+// program may close descriptors it did not open and reuse the numbers. The
+// watcher reads the thread's CPU time with its run delay, so a spike whose
+// thread stayed on the CPU finds that out with one clock read.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_rundelay.h"
 #include "spiketrap_arch.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_kernel_events.h"
+#include "spiketrap_record.h"
+#include "spiketrap_waits.h"
 
 #include <fcntl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -76,6 +81,18 @@ ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
   return ReadOk;
 }
 
+// Thread Tid's CPU time (its CPU-time clock, as pthread_getcpuclockid
+// makes it: the kernel's CPUCLOCK_SCHED per thread), or 0.
+uint64_t cpuNs(clockid_t Clock) {
+  timespec T;
+  if (arch::rawSyscall(SYS_clock_gettime, Clock, long(&T), 0, 0, 0, 0))
+    return 0;
+  return uint64_t(T.tv_sec) * 1000000000 + uint64_t(T.tv_nsec);
+}
+clockid_t threadCpuClock(uint32_t Tid) {
+  return clockid_t((~uint64_t(Tid) << 3) | 6);
+}
+
 } // namespace
 
 PreemptionSource preemptionSource() { return Source; }
@@ -131,6 +148,7 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
   uint64_t Ns;
   if (readRunDelay(T.Tid, Ns) != ReadOk)
     return;
+  uint64_t Cpu = cpuNs(threadCpuClock(T.Tid));
   // The slot: the oldest reading no open call needs (a call uses the
   // first reading after its start: one with no open call begun between the
   // reading before it and it serves none), else the oldest.
@@ -157,6 +175,7 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
   __atomic_store_n(&M[Slot].At, 0, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_RELEASE);
   __atomic_store_n(&M[Slot].Ns, Ns, __ATOMIC_RELAXED);
+  __atomic_store_n(&M[Slot].CpuNs, Cpu, __ATOMIC_RELAXED);
   __atomic_store_n(&M[Slot].At, Now, __ATOMIC_RELEASE);
   // The ring stays ordered oldest first from RunDelayNext when the oldest
   // went; another slot's reuse leaves it nearly so (only the choice of the
@@ -170,19 +189,42 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
   if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
     return false;
   // The watcher's first reading inside the call.
-  uint64_t From = UINT64_MAX, Base = 0;
+  uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0;
   for (RunDelayMark &M : T.RunDelayMarks) {
     uint64_t At = __atomic_load_n(&M.At, __ATOMIC_ACQUIRE);
     uint64_t Ns = __atomic_load_n(&M.Ns, __ATOMIC_RELAXED);
+    uint64_t Cpu = __atomic_load_n(&M.CpuNs, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (!At || At != __atomic_load_n(&M.At, __ATOMIC_RELAXED) || At < Start ||
         At > End || At >= From)
       continue;
     From = At;
     Base = Ns;
+    BaseCpu = Cpu;
   }
   if (From == UINT64_MAX)
     return false;
+  uint64_t Duration = ticksToNs(End - Start);
+  // The thread's CPU time first (a system call, ~1 us; schedstat's three
+  // take ~20 us, in the callers' time): off the CPU since the watcher's
+  // reading, outside its interposed waits (blocked there; a wake-up's wait
+  // for a CPU is the wait's), for under 1% of the call, it was preempted
+  // for less. That is counted as none: no line shows so little, no blame
+  // turns on it.
+  if (BaseCpu) {
+    uint64_t Cpu = cpuNs(CLOCK_THREAD_CPUTIME_ID), Now = now();
+    uint64_t Wall = Now > From ? ticksToNs(Now - From) : 0;
+    uint64_t Ran = Cpu > BaseCpu ? Cpu - BaseCpu : 0;
+    SpikeLevel Since = {nullptr, From, kNever, 0, 0, 0};
+    WaitSummary Waits;
+    sumWaits(T, &Since, 1, End, false, Waits);
+    uint64_t Busy = Ran + ticksToNs(Since.WaitTicks);
+    uint64_t Off = Wall > Busy ? Wall - Busy : 0;
+    if (Off * 100 < Duration) {
+      Out = 0;
+      return true;
+    }
+  }
   // The thread's own reading at the end (a signal handler's spike may
   // interrupt this: Last.At 0 while it is written).
   RunDelayMark &Last = T.RunDelayLast;
@@ -206,7 +248,6 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
     return false; // not the thread the watcher read (a forked child)
   Ns -= Base;
   Ns = Ns > Late ? Ns - Late : 0;
-  uint64_t Duration = ticksToNs(End - Start);
   Out = Ns < Duration ? Ns : Duration;
   return true;
 }

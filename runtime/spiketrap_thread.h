@@ -92,6 +92,7 @@ constexpr uint32_t kRunDelayMarks = 4;
 struct RunDelayMark {
   uint64_t At; // ticks, before the read; 0: none (written last)
   uint64_t Ns;
+  uint64_t CpuNs; // the thread's CPU time, read after; 0: not known
 };
 
 struct ThreadState {
