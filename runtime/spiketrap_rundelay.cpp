@@ -208,9 +208,9 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
   // The thread's CPU time first (a system call, ~1 us; schedstat's three
   // take ~20 us, in the callers' time): off the CPU since the watcher's
   // reading, outside its interposed waits (blocked there; a wake-up's wait
-  // for a CPU is the wait's), for under 1% of the call, it was preempted
-  // for less. That is counted as none: no line shows so little, no blame
-  // turns on it.
+  // for a CPU is the wait's), for under 1/20 of the call, it was preempted
+  // for less. That is counted as none: no line shows so little (the text's
+  // bar, report_text.cpp), no blame turns on it.
   if (BaseCpu) {
     uint64_t Cpu = cpuNs(CLOCK_THREAD_CPUTIME_ID), Now = now();
     uint64_t Wall = Now > From ? ticksToNs(Now - From) : 0;
@@ -220,7 +220,7 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
     sumWaits(T, &Since, 1, End, false, Waits);
     uint64_t Busy = Ran + ticksToNs(Since.WaitTicks);
     uint64_t Off = Wall > Busy ? Wall - Busy : 0;
-    if (Off * 100 < Duration) {
+    if (Off * 20 < Duration) {
       Out = 0;
       return true;
     }

@@ -67,16 +67,17 @@ void look(ThreadState &T, void *P) {
     L.Next = H.Next;
   if (!H.Start)
     return;
-  // Not while it waits (an idle event loop would cost a read per call):
-  // at a look after the wait, if the call is still open.
+  if (Sampling) {
+    RearmRequest R = {};
+    samplerWatch(T, L.Now, H, Waiting, R);
+    if (R.B && L.NumRearms < kMaxRearms)
+      L.Rearms[L.NumRearms++] = R;
+  }
+  // After the sampling signal (this takes ~20 us). Not while it waits (an
+  // idle event loop would cost a read per call): at a look after the wait,
+  // if the call is still open.
   if (!Waiting)
     runDelayWatch(T, H.Start, L.Now);
-  if (!Sampling)
-    return;
-  RearmRequest R = {};
-  samplerWatch(T, L.Now, H, Waiting, R);
-  if (R.B && L.NumRearms < kMaxRearms)
-    L.Rearms[L.NumRearms++] = R;
 }
 
 void lookRunning(ThreadState &T, void *P) {
