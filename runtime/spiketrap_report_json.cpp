@@ -124,7 +124,7 @@ void writeRun(Buffer &B, const ReportModel &M) {
            S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
            T.Lost, __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
   static const char *const Preemption[] = {"none", "run_delay",
-                                             "kernel_events"};
+                                           "kernel_events"};
   B.format("\"preemption\":\"{}\",", Preemption[int(preemptionSource())]);
   writeIdle(B);
   writeThreads(B, M);

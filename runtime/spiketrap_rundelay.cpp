@@ -4,8 +4,9 @@
 // schedstat; ~20 us on our VM): the thread's own may be in a signal handler,
 // and no interposed read must see them. No descriptor is kept open: a
 // program may close descriptors it did not open and reuse the numbers. The
-// watcher reads the thread's CPU time with its run delay, so a spike whose
-// thread stayed on the CPU finds that out with one clock read.
+// watcher also reads the thread's CPU time and how often it blocked (its
+// status), so a spike whose thread never blocked knows its preemption from
+// its own CPU time: wall time less that is time runnable off the CPU.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_rundelay.h"
@@ -16,6 +17,8 @@
 #include "spiketrap_waits.h"
 
 #include <fcntl.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,8 +61,8 @@ ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
   if (Fd < 0)
     return ReadFailed;
   char Text[96];
-  long Got = arch::rawSyscall(SYS_read, Fd, long(Text), sizeof(Text) - 1, 0,
-                              0, 0);
+  long Got =
+      arch::rawSyscall(SYS_read, Fd, long(Text), sizeof(Text) - 1, 0, 0, 0);
   arch::rawSyscall(SYS_close, Fd, 0, 0, 0, 0, 0);
   if (Got <= 0)
     return ReadFailed;
@@ -79,6 +82,45 @@ ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
     return ReadNoSchedInfo;
   Ns = Field[1];
   return ReadOk;
+}
+
+// Thread Tid's voluntary context switches (times it blocked), from its
+// status, or UINT64_MAX.
+uint64_t readBlocked(uint32_t Tid) {
+  char Path[48] = "/proc/self/task/";
+  size_t Len = sizeof("/proc/self/task/") - 1;
+  char Digits[10];
+  size_t N = 0;
+  do
+    Digits[N++] = char('0' + Tid % 10);
+  while ((Tid /= 10) && N < sizeof(Digits));
+  while (N)
+    Path[Len++] = Digits[--N];
+  for (const char *S = "/status"; *S;)
+    Path[Len++] = *S++;
+  Path[Len] = 0;
+  long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
+                             O_RDONLY | O_CLOEXEC, 0, 0, 0);
+  if (Fd < 0)
+    return UINT64_MAX;
+  char Text[4096];
+  long Got =
+      arch::rawSyscall(SYS_read, Fd, long(Text), sizeof(Text) - 1, 0, 0, 0);
+  arch::rawSyscall(SYS_close, Fd, 0, 0, 0, 0, 0);
+  if (Got <= 0)
+    return UINT64_MAX;
+  Text[Got] = 0;
+  static const char Key[] = "\nvoluntary_ctxt_switches:";
+  const char *P = strstr(Text, Key);
+  if (!P)
+    return UINT64_MAX;
+  P += sizeof(Key) - 1;
+  while (*P == ' ' || *P == '\t')
+    ++P;
+  uint64_t V = 0;
+  for (; *P >= '0' && *P <= '9'; ++P)
+    V = V * 10 + uint64_t(*P - '0');
+  return V;
 }
 
 // Thread Tid's CPU time (its CPU-time clock, as pthread_getcpuclockid
@@ -148,6 +190,7 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
   uint64_t Ns;
   if (readRunDelay(T.Tid, Ns) != ReadOk)
     return;
+  uint64_t Blocked = readBlocked(T.Tid);
   uint64_t Cpu = cpuNs(threadCpuClock(T.Tid));
   // The slot: the oldest reading no open call needs (a call uses the
   // first reading after its start: one with no open call begun between the
@@ -176,6 +219,7 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
   __atomic_thread_fence(__ATOMIC_RELEASE);
   __atomic_store_n(&M[Slot].Ns, Ns, __ATOMIC_RELAXED);
   __atomic_store_n(&M[Slot].CpuNs, Cpu, __ATOMIC_RELAXED);
+  __atomic_store_n(&M[Slot].Blocked, Blocked, __ATOMIC_RELAXED);
   __atomic_store_n(&M[Slot].At, Now, __ATOMIC_RELEASE);
   // The ring stays ordered oldest first from RunDelayNext when the oldest
   // went; another slot's reuse leaves it nearly so (only the choice of the
@@ -189,11 +233,12 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
   if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
     return false;
   // The watcher's first reading inside the call.
-  uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0;
+  uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0, BaseBlocked = 0;
   for (RunDelayMark &M : T.RunDelayMarks) {
     uint64_t At = __atomic_load_n(&M.At, __ATOMIC_ACQUIRE);
     uint64_t Ns = __atomic_load_n(&M.Ns, __ATOMIC_RELAXED);
     uint64_t Cpu = __atomic_load_n(&M.CpuNs, __ATOMIC_RELAXED);
+    uint64_t Blocked = __atomic_load_n(&M.Blocked, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (!At || At != __atomic_load_n(&M.At, __ATOMIC_RELAXED) || At < Start ||
         At > End || At >= From)
@@ -201,28 +246,53 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
     From = At;
     Base = Ns;
     BaseCpu = Cpu;
+    BaseBlocked = Blocked;
   }
   if (From == UINT64_MAX)
     return false;
   uint64_t Duration = ticksToNs(End - Start);
-  // The thread's CPU time first (a system call, ~1 us; schedstat's three
-  // take ~20 us, in the callers' time): off the CPU since the watcher's
-  // reading, outside its interposed waits (blocked there; a wake-up's wait
-  // for a CPU is the wait's), for under 1/20 of the call, it was preempted
-  // for less. That is counted as none: no line shows so little (the text's
-  // bar, report_text.cpp), no blame turns on it.
+  // The thread's CPU time and context switches first (two system calls,
+  // ~2 us; schedstat's three take ~20 us, in the callers' time). Never
+  // blocked since the watcher's reading (no voluntary switch), it was
+  // runnable all the time it was off the CPU since: its preemption since
+  // then, exactly. Only a thread mostly off the CPU since then (the call
+  // may be labelled preempted) reads the run delay too, which also counts
+  // a preemption already going on when the watcher looked.
+  uint64_t Since = 0; // preemption known from the CPU time
   if (BaseCpu) {
     uint64_t Cpu = cpuNs(CLOCK_THREAD_CPUTIME_ID), Now = now();
     uint64_t Wall = Now > From ? ticksToNs(Now - From) : 0;
     uint64_t Ran = Cpu > BaseCpu ? Cpu - BaseCpu : 0;
-    SpikeLevel Since = {nullptr, From, kNever, 0, 0, 0};
-    WaitSummary Waits;
-    sumWaits(T, &Since, 1, End, false, Waits);
-    uint64_t Busy = Ran + ticksToNs(Since.WaitTicks);
-    uint64_t Off = Wall > Busy ? Wall - Busy : 0;
-    if (Off * 20 < Duration) {
-      Out = 0;
-      return true;
+    struct rusage Use;
+    if (BaseBlocked != UINT64_MAX &&
+        !arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0,
+                          0) &&
+        uint64_t(Use.ru_nvcsw) == BaseBlocked) {
+      uint64_t Off = Wall > Ran ? Wall - Ran : 0;
+      // Less what came after the end (the thread preempted since).
+      if (Now > End + LateTicks) {
+        uint64_t After = ticksToNs(Now - End);
+        Off = Off > After ? Off - After : 0;
+      }
+      Since = Off < Duration ? Off : Duration;
+      if (2 * Since < (End > From ? ticksToNs(End - From) : 0)) {
+        Out = Since;
+        return true;
+      }
+    } else {
+      // It blocked. Off the CPU outside its interposed waits (blocked there;
+      // a wake-up's wait for a CPU is the wait's) for under 1/20 of the
+      // call, it was preempted for less: counted as none, no line shows so
+      // little (the text's bar, report_text.cpp), no blame turns on it.
+      SpikeLevel Level = {nullptr, From, kNever, 0, 0, 0};
+      WaitSummary Waits;
+      sumWaits(T, &Level, 1, End, false, Waits);
+      uint64_t Busy = Ran + ticksToNs(Level.WaitTicks);
+      uint64_t Off = Wall > Busy ? Wall - Busy : 0;
+      if (Off * 20 < Duration) {
+        Out = 0;
+        return true;
+      }
     }
   }
   // The thread's own reading at the end (a signal handler's spike may
@@ -248,6 +318,7 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
     return false; // not the thread the watcher read (a forked child)
   Ns -= Base;
   Ns = Ns > Late ? Ns - Late : 0;
+  Ns = Ns > Since ? Ns : Since;
   Out = Ns < Duration ? Ns : Duration;
   return true;
 }

@@ -49,8 +49,7 @@ void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now);
 // For recordSpike, on T's own thread (async-signal-safe): how long T waited
 // for a CPU in its call open from Start to End, at least, into Ns. False:
 // not measured (no reading of the watcher inside the call, or off).
-bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
-                   uint64_t &Ns);
+bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
 // In a forked child: its run delay starts again from 0.
 void runDelayAfterForkChild();
 

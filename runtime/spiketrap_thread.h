@@ -92,7 +92,8 @@ constexpr uint32_t kRunDelayMarks = 4;
 struct RunDelayMark {
   uint64_t At; // ticks, before the read; 0: none (written last)
   uint64_t Ns;
-  uint64_t CpuNs; // the thread's CPU time, read after; 0: not known
+  uint64_t CpuNs;   // the thread's CPU time, read after; 0: not known
+  uint64_t Blocked; // its voluntary context switches; UINT64_MAX: not known
 };
 
 struct ThreadState {
