@@ -41,10 +41,10 @@ uint64_t ReuseTicks, LateTicks;
 
 enum ReadResult { ReadOk, ReadFailed, ReadNoSchedInfo };
 
-// The run delay of thread Tid of this process, from its schedstat
-// ("<ns on the CPU> <ns waiting for one> <times on the CPU>").
-ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
-  char Path[48] = "/proc/self/task/";
+// Reads /proc/self/task/<Tid>/<Name> into Text (NUL-terminated); the bytes
+// read, or 0.
+size_t readTaskFile(uint32_t Tid, const char *Name, char *Text, size_t Size) {
+  char Path[64] = "/proc/self/task/";
   size_t Len = sizeof("/proc/self/task/") - 1;
   char Digits[10];
   size_t N = 0;
@@ -53,18 +53,29 @@ ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
   while ((Tid /= 10) && N < sizeof(Digits));
   while (N)
     Path[Len++] = Digits[--N];
-  for (const char *S = "/schedstat"; *S;)
-    Path[Len++] = *S++;
+  Path[Len++] = '/';
+  while (*Name && Len + 1 < sizeof(Path))
+    Path[Len++] = *Name++;
   Path[Len] = 0;
   long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
                              O_RDONLY | O_CLOEXEC, 0, 0, 0);
   if (Fd < 0)
-    return ReadFailed;
-  char Text[96];
+    return 0;
   long Got =
-      arch::rawSyscall(SYS_read, Fd, long(Text), sizeof(Text) - 1, 0, 0, 0);
+      arch::rawSyscall(SYS_read, Fd, long(Text), long(Size - 1), 0, 0, 0);
   arch::rawSyscall(SYS_close, Fd, 0, 0, 0, 0, 0);
   if (Got <= 0)
+    return 0;
+  Text[Got] = 0;
+  return size_t(Got);
+}
+
+// The run delay of thread Tid of this process, from its schedstat
+// ("<ns on the CPU> <ns waiting for one> <times on the CPU>").
+ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
+  char Text[96];
+  size_t Got = readTaskFile(Tid, "schedstat", Text, sizeof(Text));
+  if (!Got)
     return ReadFailed;
   uint64_t Field[3] = {};
   const char *P = Text, *End = Text + Got;
@@ -87,29 +98,9 @@ ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
 // Thread Tid's voluntary context switches (times it blocked), from its
 // status, or UINT64_MAX.
 uint64_t readBlocked(uint32_t Tid) {
-  char Path[48] = "/proc/self/task/";
-  size_t Len = sizeof("/proc/self/task/") - 1;
-  char Digits[10];
-  size_t N = 0;
-  do
-    Digits[N++] = char('0' + Tid % 10);
-  while ((Tid /= 10) && N < sizeof(Digits));
-  while (N)
-    Path[Len++] = Digits[--N];
-  for (const char *S = "/status"; *S;)
-    Path[Len++] = *S++;
-  Path[Len] = 0;
-  long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
-                             O_RDONLY | O_CLOEXEC, 0, 0, 0);
-  if (Fd < 0)
-    return UINT64_MAX;
   char Text[4096];
-  long Got =
-      arch::rawSyscall(SYS_read, Fd, long(Text), sizeof(Text) - 1, 0, 0, 0);
-  arch::rawSyscall(SYS_close, Fd, 0, 0, 0, 0, 0);
-  if (Got <= 0)
+  if (!readTaskFile(Tid, "status", Text, sizeof(Text)))
     return UINT64_MAX;
-  Text[Got] = 0;
   static const char Key[] = "\nvoluntary_ctxt_switches:";
   const char *P = strstr(Text, Key);
   if (!P)

@@ -1,6 +1,6 @@
 // REQUIRES: perf-events
 // RUN: %clang -g -O2 -c %S/Inputs/burn_cpu.c -o %t.burn.o
-// RUN: %clang %spiketrap -g -O2 %S/preempted.c %t.burn.o %rtlib -o %t
+// RUN: %clang %spiketrap -g -O2 -pthread %S/preempted.c %t.burn.o %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=kernel_events=1:threshold=100ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=burn_cpu_ms < %t.err
 // RUN: python3 %S/Inputs/preempted.py %t.json | FileCheck %s --check-prefix=JSON
