@@ -3,7 +3,8 @@
 // A spike record is the stack as it stood when a call ran over its
 // threshold, with what each part of the runtime adds to it: the waits in the
 // C library (spiketrap_waits.h), the calls just before (spiketrap_recent.h),
-// the kernel's events (spiketrap_kernel_events.h), adaptive mode's
+// the kernel's events (spiketrap_kernel_events.h), the time it waited for a
+// CPU (spiketrap_rundelay.h), adaptive mode's
 // candidates (spiketrap_adaptive.h), the frames its samples agree on
 // (spiketrap_sampler.h). Those parts include this header, not the
 // recorder (spiketrap_spikes.h), which reserves a record, has each part fill
@@ -134,6 +135,13 @@ struct SpikeRecord {
   // over its threshold only by its idle time (recorded with report_idle=1).
   uint32_t LongestWaitIdle;
   uint32_t Idle;
+  // How long the spiking call waited for a CPU while runnable (preempted),
+  // from the thread's run delay (spiketrap_rundelay.h), at least; 0 when
+  // not measured (HasRunDelay 0: kernel_events= counts it instead, or no
+  // reading was taken while the call ran).
+  uint64_t RunDelayNs;
+  uint32_t HasRunDelay;
+  uint32_t Reserved;
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
 

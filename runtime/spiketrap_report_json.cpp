@@ -10,6 +10,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_rundelay.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_waits.h"
 
@@ -122,6 +123,9 @@ void writeRun(Buffer &B, const ReportModel &M) {
            "\"calls_past_max_depth_lost\":{},\"frames\":{}}},",
            S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
            T.Lost, __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
+  static const char *const Preemption[] = {"none", "run_delay",
+                                           "kernel_events"};
+  B.format("\"preemption\":\"{}\",", Preemption[int(preemptionSource())]);
   writeIdle(B);
   writeThreads(B, M);
   B.format("}}]");
@@ -231,10 +235,13 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
   }
   { // what the report blames this spike's time on (the model decides)
     const Blame &C = M.blame(I);
-    static const char *const How[] = {"own", "waits", "sampled"};
+    static const char *const How[] = {"own", "waits", "sampled",
+                                      "preempted"};
     B.format(",\"culprit\":{{\"function\":{},\"how\":\"{}\",\"spike\":{}}}",
              M.functionId(C.Desc), How[int(C.How)], C.Spike);
   }
+  if (preemptionMeasured(R)) // waiting for a CPU, at least
+    B.format(",\"preempted_ns\":{}", preemptedNs(R));
   if (R.Idle) // report_idle=1: over its threshold only by idle waiting
     B.format(",\"idle\":true");
   if (R.LongestWaitDesc) { // the longest wait in the C library inside it

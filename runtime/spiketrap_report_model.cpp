@@ -25,12 +25,22 @@ uint64_t selfNs(const SpikeRecord &R) {
   uint64_t D = R.durationTicks(), C = R.Level[R.Levels - 1].ChildTicks;
   return ticksToNs(C < D ? D - C : 0);
 }
+bool preemptionMeasured(const SpikeRecord &R) {
+  return R.HasKernel || R.HasRunDelay;
+}
+uint64_t preemptedNs(const SpikeRecord &R) {
+  return R.HasKernel ? R.kernel()[R.Levels - 1].PreemptedNs : R.RunDelayNs;
+}
 uint64_t longestWaitNs(const SpikeRecord &R) {
   return ticksToNs(R.LongestWaitTicks);
 }
 uint64_t runningNs(const SpikeRecord &R, uint32_t L) {
   uint64_t D = R.durationTicks(), W = R.Level[L].WaitTicks;
-  return ticksToNs(W < D ? D - W : 0);
+  uint64_t Ns = ticksToNs(W < D ? D - W : 0);
+  // Its preemption is the spiking call's. (A wait's wake-up that waited
+  // for a CPU is in both: running is then less by that.)
+  uint64_t P = L + 1 == R.Levels ? preemptedNs(R) : 0;
+  return Ns > P ? Ns - P : 0;
 }
 uint64_t startNs(const SpikeLevel &L) { return sinceStartNs(L.Start); }
 uint64_t thresholdNs(const SpikeLevel &L) {
@@ -53,6 +63,18 @@ uint64_t runNs() { return sinceStartNs(now()); }
 
 uint64_t ReportModel::childSpikeNs(size_t I) const {
   return ticksToNs(ChildTicks[I]);
+}
+uint64_t ReportModel::ownTicks(size_t I) const {
+  uint64_t A = Records[I]->activeTicks();
+  return A > ChildActive[I] ? A - ChildActive[I] : 0;
+}
+uint64_t ReportModel::ownPreemptedNs(size_t I) const {
+  uint64_t P = preemptedNs(*Records[I]);
+  return P > ChildPreempted[I] ? P - ChildPreempted[I] : 0;
+}
+uint64_t ReportModel::selfRunningNs(size_t I) const {
+  uint64_t Self = selfNs(*Records[I]), P = ownPreemptedNs(I);
+  return Self > P ? Self - P : 0;
 }
 uint64_t ReportModel::builtAtNs() const { return sinceStartNs(Now); }
 uint64_t ReportModel::openNs(const SpikeLevel &V) const {
@@ -90,6 +112,7 @@ bool ReportModel::build() {
   forEachSpike([&](const SpikeRecord &R) { ++(R.Hang ? H : N); });
   if (!Records.reset(N) || !Keys.reset(N) || !Covered.reset(N) ||
       !ChildTicks.reset(N) || !ChildActive.reset(N) || !ChildStall.reset(N) ||
+      !ChildPreempted.reset(N) || !Preempted.reset(N) ||
       !Blames.reset(N) || !Rows.reset(N) || !Groups.reset(N) || !Hangs.reset(H) ||
       !HangReturns.reset(H)) {
     logLine("out of memory for the report of {} spikes", N);
@@ -126,10 +149,22 @@ bool ReportModel::build() {
       ChildTicks[P] += R.durationTicks();
       ChildActive[P] += R.activeTicks();
       ChildStall[P] += Top.WaitTicks - std::min(Top.IdleTicks, Top.WaitTicks);
+      ChildPreempted[P] += preemptedNs(R);
     }
     for (uint32_t L = Floor; L + 1 < R.Levels; ++L)
       if (size_t A = ownSpike(I, L); A != kNone)
         Covered[A] = true;
+  }
+  // Late because its thread waited for a CPU: most of its own time (3/4:
+  // a loaded machine's usual share does not relabel a slow call), and
+  // without that time within its threshold. No code of it or below it is to
+  // blame (its samples, taken only while it ran, would name one). The
+  // measure is a lower bound: what it misses counts as running.
+  for (size_t I = 0; I < Count; ++I) {
+    const SpikeLevel &Top = Records[I]->Level[Records[I]->Levels - 1];
+    uint64_t Pre = ownPreemptedNs(I), Own = ticksToNs(ownTicks(I));
+    Preempted[I] = Pre && Top.Threshold != kNever && 4 * Pre >= 3 * Own &&
+                   Own - std::min(Pre, Own) <= thresholdNs(Top);
   }
   // Group the leaves' identical stacks, worst first within a group.
   if (!Leaves.reset(Count)) {
@@ -201,15 +236,9 @@ bool ReportModel::buildBlame() {
           Records[Best[P]]->activeTicks() < R.activeTicks())
         Best[P] = I;
   }
-  // Its own time: active time (idle waits are not lateness) less that of
-  // its callees that spiked, which are blamed on their own.
-  auto OwnTicks = [&](size_t I) {
-    uint64_t A = Records[I]->activeTicks();
-    return A > ChildActive[I] ? A - ChildActive[I] : 0;
-  };
   auto IsCulprit = [&](size_t I) {
     uint64_t T = Records[I]->Level[Records[I]->Levels - 1].Threshold;
-    return Best[I] == kNone || (T != kNever && OwnTicks(I) > T);
+    return Best[I] == kNone || (T != kNever && ownTicks(I) > T);
   };
   for (size_t I = 0; I < Count; ++I) {
     size_t C = I;
@@ -219,11 +248,13 @@ bool ReportModel::buildBlame() {
     const SpikeLevel &Top = R.Level[R.Levels - 1];
     uint64_t Stall = Top.WaitTicks - std::min(Top.IdleTicks, Top.WaitTicks);
     Stall = Stall > ChildStall[C] ? Stall - ChildStall[C] : 0;
-    if (const spiketrap_desc *S = sampledCulprit(C))
+    if (Preempted[C])
+      Blames[I] = {C, Top.Desc, BlameHow::Preempted};
+    else if (const spiketrap_desc *S = sampledCulprit(C))
       Blames[I] = {C, S, BlameHow::Sampled};
     else // mostly held up in the C library: the wait explains it
       Blames[I] = {C, Top.Desc,
-                   2 * Stall > OwnTicks(C) ? BlameHow::Waits : BlameHow::Own};
+                   2 * Stall > ownTicks(C) ? BlameHow::Waits : BlameHow::Own};
   }
   // Rows: the culprits by (function, blamed), worst first.
   Array<size_t> Own(Count);
@@ -238,11 +269,15 @@ bool ReportModel::buildBlame() {
   auto Fn = [&](size_t I) {
     return Records[I]->Level[Records[I]->Levels - 1].Desc;
   };
+  // A function's spikes that were preemption are a row of their own.
+  auto Pre = [&](size_t I) { return Blames[I].How == BlameHow::Preempted; };
   auto Less = [&](size_t A, size_t B) {
     if (Fn(A) != Fn(B))
       return Fn(A) < Fn(B);
     if (Blames[A].Desc != Blames[B].Desc)
       return Blames[A].Desc < Blames[B].Desc;
+    if (Pre(A) != Pre(B))
+      return Pre(B);
     if (Records[A]->activeTicks() != Records[B]->activeTicks())
       return Records[A]->activeTicks() < Records[B]->activeTicks();
     return A < B;
@@ -251,7 +286,8 @@ bool ReportModel::buildBlame() {
   for (size_t B = 0; B < N;) {
     size_t E = B + 1;
     while (E < N && Fn(Own[E]) == Fn(Own[B]) &&
-           Blames[Own[E]].Desc == Blames[Own[B]].Desc)
+           Blames[Own[E]].Desc == Blames[Own[B]].Desc &&
+           Pre(Own[E]) == Pre(Own[B]))
       ++E;
     size_t K = E - B;
     auto Ns = [&](size_t J) {
@@ -507,7 +543,8 @@ bool ReportModel::buildFunctions() {
     };
     S.Spikes = Spikes;
     for (size_t K = Begin; K < Run; ++K)
-      S.CulpritSpikes += Blames[ByFunction[K]].Spike == ByFunction[K];
+      S.CulpritSpikes += Blames[ByFunction[K]].Spike == ByFunction[K] &&
+                         Blames[ByFunction[K]].How != BlameHow::Preempted;
     S.Worst = ByFunction[Run - 1];
     S.WorstNs = Ns(Spikes - 1);
     S.MedianNs = Ns((Spikes - 1) / 2);

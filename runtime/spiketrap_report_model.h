@@ -30,9 +30,9 @@ struct FunctionStats {
 };
 
 // How a spike's time is explained (docs/report-format.md, "Culprit first"):
-// by its own code, by its waits in the C library, or by the untimed code its
-// samples agree on.
-enum class BlameHow : uint8_t { Own, Waits, Sampled };
+// by its own code, by its waits in the C library, by the untimed code its
+// samples agree on, or by its thread waiting for a CPU (preempted).
+enum class BlameHow : uint8_t { Own, Waits, Sampled, Preempted };
 
 // Which spike a spike's time is blamed on. A spike is a culprit when no
 // callee of it spiked, or when its own time (its active time less its
@@ -100,11 +100,24 @@ public:
   const SampledLevel &sampled(size_t I, size_t K) const {
     return Sampled[SampledFirst[I] + K];
   }
-  // The deepest frame record I's samples agree on, or null.
+  // The deepest frame record I's samples agree on, or null (also when it
+  // was late by preemption: the samples saw the rest).
   const spiketrap_desc *sampledCulprit(size_t I) const {
     size_t N = numSampled(I);
-    return N && sampled(I, N - 1).Culprit ? sampled(I, N - 1).Desc : nullptr;
+    return N && sampled(I, N - 1).Culprit && !Preempted[I]
+               ? sampled(I, N - 1).Desc
+               : nullptr;
   }
+  // Record I's own time (its active time less that of its callees that
+  // spiked, blamed on their own), and the part of it its thread waited for
+  // a CPU (its preemption less theirs).
+  uint64_t ownTicks(size_t I) const;
+  uint64_t ownPreemptedNs(size_t I) const;
+  // Record I's self time (selfNs) less its own preemption: what it ran.
+  uint64_t selfRunningNs(size_t I) const;
+  // Record I was late by its preemption: it was 3/4 of its own time at
+  // least, and without it its own time was within its threshold.
+  bool preempted(size_t I) const { return Preempted[I]; }
 
   // What record I's time is blamed on (one decision, every writer reads it).
   const Blame &blame(size_t I) const { return Blames[I]; }
@@ -170,6 +183,8 @@ private:
   Array<bool> Covered;
   Array<uint64_t> ChildTicks;
   Array<uint64_t> ChildActive, ChildStall; // of the callees that spiked
+  Array<uint64_t> ChildPreempted;          // theirs, in ns
+  Array<bool> Preempted; // late by preemption (blame's rule)
   Array<Blame> Blames;
   Array<CulpritRow> Rows;
   Array<StackGroup> Groups;
@@ -208,7 +223,13 @@ uint64_t durationNs(const SpikeRecord &R); // its spiking call (a hang: open)
 uint64_t endNs(const SpikeRecord &R);      // the spike's end, a hang's look
 uint64_t selfNs(const SpikeRecord &R);     // in its spiking call's own code
 uint64_t longestWaitNs(const SpikeRecord &R);
-// R's duration that level L of it did not spend waiting.
+// How long R's spiking call waited for a CPU while runnable
+// (kernel_events=1: the kernel's count; else the run delay, at least), and
+// whether that was measured at all.
+uint64_t preemptedNs(const SpikeRecord &R);
+bool preemptionMeasured(const SpikeRecord &R);
+// R's duration that level L of it did not spend waiting (in the C library,
+// or for a CPU).
 uint64_t runningNs(const SpikeRecord &R, uint32_t L);
 uint64_t startNs(const SpikeLevel &L);
 uint64_t thresholdNs(const SpikeLevel &L);

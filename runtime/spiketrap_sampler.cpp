@@ -496,19 +496,13 @@ bool samplerInit() {
   return false;
 }
 
-SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
-                                            bool &Running,
-                                            RearmRequest &Rearm) {
-  bool Waiting = __atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST);
-  Running = Running || !Waiting;
-  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
-  if (!Sig || SPIKETRAP_RACY(T.Status) != StatusActive)
-    return UINT64_MAX;
+SPIKETRAP_RACY_READER HotCall findHotCall(ThreadState &T, uint64_t Now) {
+  HotCall H = {0, 0, UINT64_MAX};
+  if (SPIKETRAP_RACY(T.Status) != StatusActive)
+    return H;
   uint32_t Depth = SPIKETRAP_RACY(T.Depth);
   if (!Depth || Depth > kMaxDepth)
-    return UINT64_MAX;
-  bool Hot = false;
-  uint64_t Next = UINT64_MAX, HotStart = 0;
+    return H;
   for (uint32_t J = 0; J < Depth; ++J) {
     const Frame &F = T.Frames[J];
     uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
@@ -518,16 +512,25 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
       continue;
     uint64_t Start = SPIKETRAP_RACY(F.Start), Half = Start + Thr / 2;
     if (Now >= Half) {
-      Hot = true;
-      HotStart = Start;
+      H.Depth = Depth;
+      H.Start = Start;
     }
     // A deadline only for a call open a quarter of it already: a loop of
     // short calls would have the watcher chase each one.
-    else if (Half < Next && (Now - Start) * 4 >= Thr / 2)
-      Next = Half;
+    else if (Half < H.Next && (Now - Start) * 4 >= Thr / 2)
+      H.Next = Half;
   }
-  if (!Hot || Waiting || SPIKETRAP_RACY(T.WaitsForSignals))
-    return Next;
+  return H;
+}
+
+SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
+                                        const HotCall &Hot, bool Waiting,
+                                        RearmRequest &Rearm) {
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
+  if (!Sig || !Hot.Start || Waiting || SPIKETRAP_RACY(T.WaitsForSignals))
+    return;
+  uint32_t Depth = Hot.Depth;
+  uint64_t HotStart = Hot.Start;
   SampleBuffer *B = T.Samples;
   if (!B) {
     if ((B = takeFree())) {
@@ -535,7 +538,7 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
       __atomic_store_n(&T.Samples, B, __ATOMIC_RELEASE);
     } else {
       ++Wanted;
-      return Next;
+      return;
     }
   }
   // The innermost call, past its threshold in its own time (or in code it
@@ -558,19 +561,19 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
   if ((__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) &&
        __atomic_load_n(&B->HotStart, __ATOMIC_RELAXED) >= HotStart) ||
       __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks)
-    return Next;
+    return;
   // Its signal mask, read once a second at most (a few tens of us, here
   // under the registry lock: the first signal must not wait another tick).
   if (B->MaskTid != T.Tid || Now - B->MaskAt > theClock.TicksPerSecond) {
     int Blocks = blocks(T.Tid, Sig);
     if (Blocks < 0)
-      return Next; // not known now: at the next look
+      return; // not known now: at the next look
     B->MaskOk = !Blocks;
     B->MaskAt = Now;
     B->MaskTid = T.Tid;
   }
   if (!B->MaskOk)
-    return Next;
+    return;
   // Count the signal, then look at InWait (against samplerPauseForWait): a
   // wait that began meanwhile holds it back, and none has begun since.
   __atomic_store_n(&B->Kicks, B->Kicks + 1, __ATOMIC_SEQ_CST);
@@ -586,7 +589,7 @@ SPIKETRAP_RACY_READER uint64_t samplerWatch(ThreadState &T, uint64_t Now,
     __atomic_store_n(&B->Kicks, B->Kicks - 1, __ATOMIC_RELAXED);
   else
     ++KicksSent;
-  return Next;
+  return;
 }
 
 void samplerRefill() {

@@ -94,14 +94,20 @@ constexpr uint32_t kMaxSampled = kSampleFrames;
 
 // Start-up: chooses the signal, primes the unwinder. False: no sampling.
 bool samplerInit();
-// The watcher's look at a thread (registry lock held): starts sampling T
-// when a call of it is open past half its threshold and it is not waiting
-// in an interposed call, unless it samples itself already at that call's
-// pace (a call inside that gets hot is kicked too: its pace is faster).
-// Returns when the watcher should look again for T: when a call open a
-// while already will pass half its threshold (a call just opened is seen
-// at the next tick), or UINT64_MAX. Running: T is not waiting in an
-// interposed call (it may open a call any time).
+// What the watcher looks for in a thread (registry lock held): its
+// innermost call open past half its threshold (Start; 0: none) with the
+// thread's depth then, and when a call open a while already will pass half
+// its threshold (Next; UINT64_MAX: none; a call just opened is seen at the
+// next tick).
+struct HotCall {
+  uint32_t Depth;
+  uint64_t Start, Next;
+};
+HotCall findHotCall(ThreadState &T, uint64_t Now);
+// The watcher's look at a thread (registry lock held), given its hot call:
+// starts sampling T unless it waits in an interposed call, or samples
+// itself already at that call's pace (a call inside that gets hot is
+// kicked too: its pace is faster).
 // Rearm: a call of T past its threshold in its own time, whose switched-off
 // callees are to be timed again now (samplerRearm, after the look): a
 // spike in one that recurs while the call runs (a frame loop inside one
@@ -112,8 +118,8 @@ struct RearmRequest {
   const spiketrap_desc *Desc;
   uint64_t Start;
 };
-uint64_t samplerWatch(ThreadState &T, uint64_t Now, bool &Running,
-                      RearmRequest &Rearm);
+void samplerWatch(ThreadState &T, uint64_t Now, const HotCall &Hot,
+                  bool Waiting, RearmRequest &Rearm);
 // The watcher, without the registry lock: times again the switched-off
 // callees of the call R names (adaptRearmCallees), and notes them for its
 // spike.

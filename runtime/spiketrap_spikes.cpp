@@ -5,6 +5,7 @@
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
+#include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_symbols.h"
@@ -150,6 +151,9 @@ SpikeRecord *reserve(uint32_t Levels, uint32_t Messages, uint32_t Recent = 0,
   R->WaitLowerBound = 0;
   R->LongestWaitIdle = 0;
   R->Idle = 0;
+  R->RunDelayNs = 0;
+  R->HasRunDelay = 0;
+  R->Reserved = 0;
   return R;
 }
 
@@ -259,6 +263,10 @@ IdleVerdict judgeIdle(ThreadState &T, uint32_t Depth, uint64_t End) {
 
 void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
                  const SpikeCandidates &Candidates, bool Unwound, bool Idle) {
+  // How long it waited for a CPU: read first, nearest its end.
+  uint64_t RunDelay = 0;
+  bool HasRunDelay =
+      runDelaySince(T, T.Frames[Depth - 1].Start, End, RunDelay);
   uint32_t Messages = 0;
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
@@ -284,6 +292,8 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
     R->NumCandidates = Named.Num;
     R->Unwound = Unwound;
     R->Idle = Idle;
+    R->RunDelayNs = RunDelay;
+    R->HasRunDelay = HasRunDelay;
     __builtin_memcpy(R->Candidates, Named.Desc,
                      Named.Num * sizeof(Named.Desc[0]));
     commit(T, R);

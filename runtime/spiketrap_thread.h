@@ -86,6 +86,16 @@ struct WaitRing {
   uint8_t Calls[kWaitSlots]; // WaitCall of each entry (spiketrap_waits.h)
 };
 
+// The kernel's run delay of the thread (its schedstat: nanoseconds it waited
+// for a CPU while runnable), as read at a time (spiketrap_rundelay.h).
+constexpr uint32_t kRunDelayMarks = 4;
+struct RunDelayMark {
+  uint64_t At; // ticks, before the read; 0: none (written last)
+  uint64_t Ns;
+  uint64_t CpuNs;   // the thread's CPU time, read after; 0: not known
+  uint64_t Blocked; // its voluntary context switches; UINT64_MAX: not known
+};
+
 struct ThreadState {
   uint32_t Depth; // open frames, may exceed kMaxDepth
   uint8_t Status;
@@ -132,6 +142,12 @@ struct ThreadState {
   // (sigwait & co. would hand the sampling signal to the program).
   uint32_t InWait;
   uint8_t WaitsForSignals;
+  // Preemption (spiketrap_rundelay.h): the watcher's readings of the run
+  // delay while a call was open past half its threshold, and the thread's
+  // own last reading, when a spike was recorded.
+  uint32_t RunDelayNext; // the watcher's next slot
+  RunDelayMark RunDelayMarks[kRunDelayMarks];
+  RunDelayMark RunDelayLast;
 };
 static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
 

@@ -8,7 +8,8 @@
 //   1. applies the patched sites' pending flips (applyPendingPatches);
 //   2. with sample=1, starts sampling a thread with a call open past half
 //      its threshold (spiketrap_sampler.cpp: the thread then samples itself
-//      until no such call is open);
+//      until no such call is open), and reads that thread's run delay once
+//      per such call (spiketrap_rundelay.h: how long it waits for a CPU);
 //   3. with hang_after=, looks for calls stuck that long, every quarter of
 //      it (spiketrap_watchdog.cpp).
 //
@@ -20,6 +21,7 @@
 #include "spiketrap_format.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_registry.h"
+#include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
@@ -35,7 +37,7 @@ namespace __spiketrap {
 
 namespace {
 
-bool Started, Sampling, Hangs;
+bool Started, Sampling, Hangs, Preemption;
 uint64_t Looks; // verbosity=1's count
 pthread_t Thread;
 int Stop; // the thread is asked to end (a futex word: it sleeps on it)
@@ -58,12 +60,24 @@ struct Look {
 
 void look(ThreadState &T, void *P) {
   auto &L = *static_cast<Look *>(P);
-  RearmRequest R = {};
-  uint64_t Next = samplerWatch(T, L.Now, L.Running, R);
-  if (Next < L.Next)
-    L.Next = Next;
-  if (R.B && L.NumRearms < kMaxRearms)
-    L.Rearms[L.NumRearms++] = R;
+  bool Waiting = __atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST);
+  L.Running = L.Running || !Waiting;
+  HotCall H = findHotCall(T, L.Now);
+  if (H.Next < L.Next)
+    L.Next = H.Next;
+  if (!H.Start)
+    return;
+  if (Sampling) {
+    RearmRequest R = {};
+    samplerWatch(T, L.Now, H, Waiting, R);
+    if (R.B && L.NumRearms < kMaxRearms)
+      L.Rearms[L.NumRearms++] = R;
+  }
+  // After the sampling signal (this takes ~20 us). Not while it waits (an
+  // idle event loop would cost a read per call): at a look after the wait,
+  // if the call is still open.
+  if (!Waiting)
+    runDelayWatch(T, H.Start, L.Now);
 }
 
 void lookRunning(ThreadState &T, void *P) {
@@ -102,15 +116,16 @@ void loop(void *) {
     }
     applyPendingPatches();
     Look L = {Now, UINT64_MAX, false, 0, {}};
-    if (Sampling) {
+    if (Sampling || Preemption) {
       forEachThread(look, &L);
       // Patching takes locks of its own: not under the registry's.
       for (uint32_t I = 0; I < L.NumRearms; ++I)
         samplerRearm(L.Rearms[I], Now);
-      samplerRefill();
+      if (Sampling)
+        samplerRefill();
     }
-    // Sampling: every tick while a thread runs; until a thread runs (or the
-    // next look for the program's end) while all wait.
+    // Sampling (and preemption): every tick while a thread runs; until a
+    // thread runs (or the next look for the program's end) while all wait.
     uint64_t Tick = L.Running ? Now + TickTicks : NextCount;
     if (Tick < L.Next)
       L.Next = Tick;
@@ -153,6 +168,7 @@ void startThread() {
     // The JSON report's options say what was in effect.
     flags.sample = false;
     flags.hang_after = 0;
+    runDelayNoWatcher();
   }
 }
 
@@ -163,7 +179,11 @@ void watcherStart() {
     return;
   Hangs = watchdogInit();
   Sampling = samplerInit();
-  if (!Hangs && !Sampling)
+  // Preemption needs the watcher's looks: it comes with sample=1, also
+  // where sampling itself cannot be (under a sanitizer, an old C library).
+  runDelayInit(Hangs || (flags.enabled && flags.sample));
+  Preemption = preemptionSource() == PreemptionSource::RunDelay;
+  if (!Hangs && !Sampling && !Preemption)
     return;
   TickTicks = nsToTicks(kTickNs);
   MinSleepTicks = nsToTicks(kMinSleepNs);
@@ -189,6 +209,7 @@ void watcherResume() { startThread(); }
 void watcherAfterForkChild() {
   watchdogAfterForkChild();
   samplerAfterForkChild();
+  runDelayAfterForkChild();
   if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
     startThread();
 }

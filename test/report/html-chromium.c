@@ -21,7 +21,7 @@ int main(void) {
 // Rendered by the page's script (the raw file holds only the JSON).
 // One row per culprit: game_tick spiked only because stream_level did.
 // CHECK: <td class="fn">stream_level</td><td class="loc">{{.*}}html-chromium.c:13</td><td class="fn">game_tick</td></tr></tbody>
-// CHECK: <div class="explain"><b>stream_level</b> {{[0-9.]+}} ms &gt; 1.000 ms, thread main, at {{.*}}: its own code, self {{[0-9.]+}} ms; made its callers spike: game_tick</div>
+// CHECK: <div class="explain"><b>stream_level</b> {{[0-9.]+}} ms &gt; 1.000 ms, thread main, at {{.*}}: its own code, self {{[0-9.]+}} ms;{{( preempted [0-9.]+ [nmu]?s;)?}} made its callers spike: game_tick</div>
 // CHECK: <div class="track-name">thread main (tid {{[0-9]+}})</div><svg
 // CHECK-SAME: <rect {{.*}}class="running">
 // CHECK-SAME: <title>game_tick: {{[0-9.]+}} ms &gt; 1.000 ms

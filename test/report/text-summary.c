@@ -4,7 +4,7 @@
 // The text report opens with a summary table (a row per culprit, with the
 // callers that spiked only because of it: frame), then shows each distinct
 // stack once with a count, callers that spiked with their self and callee
-// time, and ends with suggestions (culprits only) and the totals.
+// time (and preemption, on a loaded machine), then suggestions and totals.
 
 #include "../Inputs/spin.h"
 
@@ -34,8 +34,8 @@ int main(void) {
 // CHECK-NEXT: spike: {{[0-9.]+}} ms in load_zone ({{.*}}text-summary.c:11), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 2 times, the worst is shown
 // CHECK-NEXT:   #0  main ({{.*}}text-summary.c:22){{$}}
-// CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms (self {{[0-9.]+ [nmu]?s}}, callees {{[0-9.]+}} ms)
-// CHECK-NEXT:   #2  load_zone ({{.*}}text-summary.c:11)  {{[0-9.]+}} ms > 1.000 ms{{$}}
+// CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms (self {{[0-9.]+ [nmu]?s}}, callees {{[0-9.]+}} ms{{(, preempted [0-9.]+ [nmu]?s)?}})
+// CHECK-NEXT:   #2  load_zone ({{.*}}text-summary.c:11)  {{[0-9.]+}} ms > 1.000 ms{{( \(self [0-9.]+ [nmu]?s, preempted [0-9.]+ [nmu]?s\))?$}}
 // CHECK-NEXT: spike: {{[0-9.]+}} ms in draw ({{.*}}text-summary.c:12), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 4 times, the worst is shown
 // CHECK-NEXT:   #0  main

@@ -11,33 +11,12 @@
 // computes counts none of the faults before it.
 
 #define _GNU_SOURCE
+#include "../Inputs/shared_cpu.h"
 #include "../Inputs/spin.h"
-#include <pthread.h>
-#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 enum { Pages = 400 };
-static int Stop; // atomic: the hog reads it on another thread
-
-// Both on the first CPU this process may use: they must take turns.
-static void pinToOneCpu(void) {
-  cpu_set_t S;
-  sched_getaffinity(0, sizeof S, &S);
-  int C = 0;
-  while (!CPU_ISSET(C, &S))
-    ++C;
-  CPU_ZERO(&S);
-  CPU_SET(C, &S);
-  sched_setaffinity(0, sizeof S, &S);
-}
-
-static void *hog(void *A) {
-  pinToOneCpu();
-  while (!__atomic_load_n(&Stop, __ATOMIC_RELAXED))
-    ;
-  return A;
-}
 
 __attribute__((noinline)) void touch_pages(void) {
   char *P = mmap(0, Pages * 4096, PROT_READ | PROT_WRITE,
@@ -58,13 +37,10 @@ int main(void) {
   touch_pages();
   compute();
   nap();
-  pinToOneCpu();
-  pthread_t H;
-  pthread_create(&H, 0, hog, 0);
+  startHogOnThisCpu();
   usleep(20 * 1000); // the hog is running
   shared_cpu();
-  __atomic_store_n(&Stop, 1, __ATOMIC_RELAXED);
-  pthread_join(H, 0);
+  stopHog();
   return 0;
 }
 

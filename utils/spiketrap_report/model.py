@@ -350,18 +350,25 @@ def is_culprit(s):
     return "culprit" not in s or s["culprit"]["spike"] == s["id"]
 
 
+def preempted(s):
+    """Whether spike s was over its threshold only by waiting for a CPU
+    (the runtime's report model decides: culprit how "preempted")."""
+    return s.get("culprit", {}).get("how") == "preempted"
+
+
 def culprit_rows(rep):
     """The summary's rows: the spikes that are their own culprits, by
-    (spiking function, function blamed), worst first; each row a dict with
-    spikes (sorted by duration), fn, blamed, how (of the worst) and chain
-    (the worst's spiking callers, nearest first: function ids)."""
+    (spiking function, function blamed; those that were preemption apart),
+    worst first; each row a dict with spikes (sorted by duration), fn,
+    blamed, how (of the worst) and chain (the worst's spiking callers,
+    nearest first: function ids)."""
     groups = {}
     for s in rep["spikes"]:
         if is_culprit(s):
             blamed = s["culprit"]["function"] if "culprit" in s else s["function"]
-            groups.setdefault((s["function"], blamed), []).append(s)
+            groups.setdefault((s["function"], blamed, preempted(s)), []).append(s)
     rows = []
-    for (fn, blamed), spikes in groups.items():
+    for (fn, blamed, _), spikes in groups.items():
         spikes.sort(key=lambda s: s["duration_ns"])
         worst = spikes[-1]
         chain, p = [], worst["parent"]
@@ -394,8 +401,9 @@ def restat(rep):
         f["worst_spike"] = spikes[-1]["id"]
         f["threshold_ns"] = spikes[-1]["threshold_ns"]
         # Slow by design on most of its calls, in its own time: a caller
-        # that spiked only because of a callee is not (is_culprit).
-        if sum(map(is_culprit, spikes)) * 2 > f["calls"]:
+        # that spiked only because of a callee is not (is_culprit), nor a
+        # call late only by waiting for a CPU.
+        if sum(is_culprit(s) and not preempted(s) for s in spikes) * 2 > f["calls"]:
             f["suggested_threshold_ns"] = nice_above(
                 f["worst_ns"] + f["worst_ns"] // 4)
     return rep

@@ -41,7 +41,8 @@ def chain_text(rep, row):
         text = "~ %s (sampled)" % location(fns[row["blamed"]])
         names.append(short_name(fns[row["fn"]]["name"]))
     else:
-        text = location(fns[row["fn"]]) + (" (waits)" if row["how"] == "waits" else "")
+        text = location(fns[row["fn"]]) + {"waits": " (waits)",
+                                           "preempted": " (preempted)"}.get(row["how"], "")
     names += [short_name(fns[f]["name"]) for f in row["chain"]]
     levels = len(names) + 1
     if len(names) > NEAR + 1:

@@ -1,0 +1,324 @@
+//===- spiketrap_rundelay.cpp - Time a spike waited for a CPU -------------===//
+//
+// The readings are raw system calls (openat, read, close of the thread's
+// schedstat; ~20 us on our VM): the thread's own may be in a signal handler,
+// and no interposed read must see them. No descriptor is kept open: a
+// program may close descriptors it did not open and reuse the numbers. The
+// watcher also reads the thread's CPU time and how often it blocked (its
+// status), so a spike whose thread never blocked knows its preemption from
+// its own CPU time: wall time less that is time runnable off the CPU.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_rundelay.h"
+#include "spiketrap_arch.h"
+#include "spiketrap_clock.h"
+#include "spiketrap_kernel_events.h"
+#include "spiketrap_record.h"
+#include "spiketrap_waits.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace __spiketrap {
+
+namespace {
+
+bool On;
+PreemptionSource Source = PreemptionSource::None;
+const char *Why = "";
+
+// A reading of the thread's own, this recent before the end of a spike
+// (its callee's spike, recorded just before), stands for one at the end.
+constexpr uint64_t kReuseNs = 50000;
+// A reading this late after the end of the spike (the thread was preempted
+// again meanwhile) counts what came after it out.
+constexpr uint64_t kLateNs = 200000;
+uint64_t ReuseTicks, LateTicks;
+
+enum ReadResult { ReadOk, ReadFailed, ReadNoSchedInfo };
+
+// Reads /proc/self/task/<Tid>/<Name> into Text (NUL-terminated); the bytes
+// read, or 0.
+size_t readTaskFile(uint32_t Tid, const char *Name, char *Text, size_t Size) {
+  char Path[64] = "/proc/self/task/";
+  size_t Len = sizeof("/proc/self/task/") - 1;
+  char Digits[10];
+  size_t N = 0;
+  do
+    Digits[N++] = char('0' + Tid % 10);
+  while ((Tid /= 10) && N < sizeof(Digits));
+  while (N)
+    Path[Len++] = Digits[--N];
+  Path[Len++] = '/';
+  while (*Name && Len + 1 < sizeof(Path))
+    Path[Len++] = *Name++;
+  Path[Len] = 0;
+  long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
+                             O_RDONLY | O_CLOEXEC, 0, 0, 0);
+  if (Fd < 0)
+    return 0;
+  long Got =
+      arch::rawSyscall(SYS_read, Fd, long(Text), long(Size - 1), 0, 0, 0);
+  arch::rawSyscall(SYS_close, Fd, 0, 0, 0, 0, 0);
+  if (Got <= 0)
+    return 0;
+  Text[Got] = 0;
+  return size_t(Got);
+}
+
+// The run delay of thread Tid of this process, from its schedstat
+// ("<ns on the CPU> <ns waiting for one> <times on the CPU>").
+ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
+  char Text[96];
+  size_t Got = readTaskFile(Tid, "schedstat", Text, sizeof(Text));
+  if (!Got)
+    return ReadFailed;
+  uint64_t Field[3] = {};
+  const char *P = Text, *End = Text + Got;
+  for (uint64_t &F : Field) {
+    if (P == End || *P < '0' || *P > '9')
+      return ReadFailed;
+    for (; P != End && *P >= '0' && *P <= '9'; ++P)
+      F = F * 10 + uint64_t(*P - '0');
+    if (P != End)
+      ++P; // the space, or the last newline
+  }
+  // A thread that runs has been given a CPU at least once: a kernel built
+  // without the accounting prints "0 0 0".
+  if (!Field[2])
+    return ReadNoSchedInfo;
+  Ns = Field[1];
+  return ReadOk;
+}
+
+// Thread Tid's voluntary context switches (times it blocked), from its
+// status, or UINT64_MAX.
+uint64_t readBlocked(uint32_t Tid) {
+  char Text[4096];
+  if (!readTaskFile(Tid, "status", Text, sizeof(Text)))
+    return UINT64_MAX;
+  static const char Key[] = "\nvoluntary_ctxt_switches:";
+  const char *P = strstr(Text, Key);
+  if (!P)
+    return UINT64_MAX;
+  P += sizeof(Key) - 1;
+  while (*P == ' ' || *P == '\t')
+    ++P;
+  uint64_t V = 0;
+  for (; *P >= '0' && *P <= '9'; ++P)
+    V = V * 10 + uint64_t(*P - '0');
+  return V;
+}
+
+// Thread Tid's CPU time (its CPU-time clock, as pthread_getcpuclockid
+// makes it: the kernel's CPUCLOCK_SCHED per thread), or 0.
+uint64_t cpuNs(clockid_t Clock) {
+  timespec T;
+  if (arch::rawSyscall(SYS_clock_gettime, Clock, long(&T), 0, 0, 0, 0))
+    return 0;
+  return uint64_t(T.tv_sec) * 1000000000 + uint64_t(T.tv_nsec);
+}
+clockid_t threadCpuClock(uint32_t Tid) {
+  return clockid_t((~uint64_t(Tid) << 3) | 6);
+}
+
+} // namespace
+
+PreemptionSource preemptionSource() { return Source; }
+const char *preemptionUnknownWhy() { return Why; }
+
+void runDelayInit(bool WatcherRuns) {
+  if (kernelEventsOn) {
+    Source = PreemptionSource::KernelEvents;
+    return;
+  }
+  if (!WatcherRuns) {
+    Why = "no watcher thread (sample=0)";
+    return;
+  }
+  uint64_t Ns;
+  switch (readRunDelay(uint32_t(syscall(SYS_gettid)), Ns)) {
+  case ReadOk:
+    break;
+  case ReadFailed:
+    Why = "/proc/self/task/<tid>/schedstat cannot be read";
+    return;
+  case ReadNoSchedInfo:
+    Why = "the kernel keeps no run delay (schedstat)";
+    return;
+  }
+  ReuseTicks = nsToTicks(kReuseNs);
+  LateTicks = nsToTicks(kLateNs);
+  Source = PreemptionSource::RunDelay;
+  __atomic_store_n(&On, true, __ATOMIC_RELEASE);
+}
+
+void runDelayNoWatcher() {
+  if (Source != PreemptionSource::RunDelay)
+    return;
+  __atomic_store_n(&On, false, __ATOMIC_RELEASE);
+  Source = PreemptionSource::None;
+  Why = "no watcher thread";
+}
+
+SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
+                                         uint64_t Now) {
+  if (!On)
+    return;
+  RunDelayMark *M = T.RunDelayMarks;
+  // A reading taken since the call began serves it (and its callers).
+  uint64_t Newest = 0;
+  for (uint32_t I = 0; I < kRunDelayMarks; ++I) {
+    uint64_t At = __atomic_load_n(&M[I].At, __ATOMIC_RELAXED);
+    Newest = At > Newest ? At : Newest;
+  }
+  if (Newest >= Start)
+    return;
+  uint64_t Ns;
+  if (readRunDelay(T.Tid, Ns) != ReadOk)
+    return;
+  uint64_t Blocked = readBlocked(T.Tid);
+  uint64_t Cpu = cpuNs(threadCpuClock(T.Tid));
+  // The slot: the oldest reading no open call needs (a call uses the
+  // first reading after its start: one with no open call begun between the
+  // reading before it and it serves none), else the oldest.
+  uint32_t Slot = T.RunDelayNext % kRunDelayMarks;
+  uint32_t Depth = SPIKETRAP_RACY(T.Depth);
+  Depth = Depth < kMaxDepth ? Depth : kMaxDepth;
+  uint64_t Before = 0;
+  for (uint32_t K = 0; K < kRunDelayMarks; ++K) {
+    uint32_t I = (T.RunDelayNext + K) % kRunDelayMarks; // oldest first
+    uint64_t At = __atomic_load_n(&M[I].At, __ATOMIC_RELAXED);
+    bool Needed = false;
+    for (uint32_t J = 0; J < Depth && !Needed; ++J) {
+      uint64_t S = SPIKETRAP_RACY(T.Frames[J].Start);
+      Needed = S > Before && S <= At;
+    }
+    if (At)
+      Before = At;
+    if (!Needed) {
+      Slot = I;
+      break;
+    }
+  }
+  // Published as a sequence: the thread reads At, Ns, then At again.
+  __atomic_store_n(&M[Slot].At, 0, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  __atomic_store_n(&M[Slot].Ns, Ns, __ATOMIC_RELAXED);
+  __atomic_store_n(&M[Slot].CpuNs, Cpu, __ATOMIC_RELAXED);
+  __atomic_store_n(&M[Slot].Blocked, Blocked, __ATOMIC_RELAXED);
+  __atomic_store_n(&M[Slot].At, Now, __ATOMIC_RELEASE);
+  // The ring stays ordered oldest first from RunDelayNext when the oldest
+  // went; another slot's reuse leaves it nearly so (only the choice of the
+  // slot reads the order).
+  if (Slot == T.RunDelayNext % kRunDelayMarks)
+    ++T.RunDelayNext;
+}
+
+bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
+                   uint64_t &Out) {
+  if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
+    return false;
+  // The watcher's first reading inside the call.
+  uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0, BaseBlocked = 0;
+  for (RunDelayMark &M : T.RunDelayMarks) {
+    uint64_t At = __atomic_load_n(&M.At, __ATOMIC_ACQUIRE);
+    uint64_t Ns = __atomic_load_n(&M.Ns, __ATOMIC_RELAXED);
+    uint64_t Cpu = __atomic_load_n(&M.CpuNs, __ATOMIC_RELAXED);
+    uint64_t Blocked = __atomic_load_n(&M.Blocked, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!At || At != __atomic_load_n(&M.At, __ATOMIC_RELAXED) || At < Start ||
+        At > End || At >= From)
+      continue;
+    From = At;
+    Base = Ns;
+    BaseCpu = Cpu;
+    BaseBlocked = Blocked;
+  }
+  if (From == UINT64_MAX)
+    return false;
+  uint64_t Duration = ticksToNs(End - Start);
+  // The thread's CPU time and context switches first (two system calls,
+  // ~2 us; schedstat's three take ~20 us, in the callers' time). Never
+  // blocked since the watcher's reading (no voluntary switch), it was
+  // runnable all the time it was off the CPU since: its preemption since
+  // then, exactly. Only a thread mostly off the CPU since then (the call
+  // may be labelled preempted) reads the run delay too, which also counts
+  // a preemption already going on when the watcher looked.
+  uint64_t Since = 0; // preemption known from the CPU time
+  if (BaseCpu) {
+    uint64_t Cpu = cpuNs(CLOCK_THREAD_CPUTIME_ID), Now = now();
+    uint64_t Wall = Now > From ? ticksToNs(Now - From) : 0;
+    uint64_t Ran = Cpu > BaseCpu ? Cpu - BaseCpu : 0;
+    struct rusage Use;
+    if (BaseBlocked != UINT64_MAX &&
+        !arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0,
+                          0) &&
+        uint64_t(Use.ru_nvcsw) == BaseBlocked) {
+      uint64_t Off = Wall > Ran ? Wall - Ran : 0;
+      // Less what came after the end (the thread preempted since).
+      if (Now > End + LateTicks) {
+        uint64_t After = ticksToNs(Now - End);
+        Off = Off > After ? Off - After : 0;
+      }
+      Since = Off < Duration ? Off : Duration;
+      if (2 * Since < (End > From ? ticksToNs(End - From) : 0)) {
+        Out = Since;
+        return true;
+      }
+    } else {
+      // It blocked. Off the CPU outside its interposed waits (blocked there;
+      // a wake-up's wait for a CPU is the wait's) for under 1/20 of the
+      // call, it was preempted for less: counted as none, no line shows so
+      // little (the text's bar, report_text.cpp), no blame turns on it.
+      SpikeLevel Level = {nullptr, From, kNever, 0, 0, 0};
+      WaitSummary Waits;
+      sumWaits(T, &Level, 1, End, false, Waits);
+      uint64_t Busy = Ran + ticksToNs(Level.WaitTicks);
+      uint64_t Off = Wall > Busy ? Wall - Busy : 0;
+      if (Off * 20 < Duration) {
+        Out = 0;
+        return true;
+      }
+    }
+  }
+  // The thread's own reading at the end (a signal handler's spike may
+  // interrupt this: Last.At 0 while it is written).
+  RunDelayMark &Last = T.RunDelayLast;
+  uint64_t LastAt = Last.At, Ns, Late = 0;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (LastAt >= From && LastAt <= End && End - LastAt <= ReuseTicks) {
+    Ns = Last.Ns;
+  } else {
+    if (readRunDelay(T.Tid, Ns) != ReadOk)
+      return false;
+    uint64_t Now = now();
+    Last.At = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    Last.Ns = Ns;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    Last.At = Now;
+    if (Now > End + LateTicks)
+      Late = ticksToNs(Now - End);
+  }
+  if (Ns < Base)
+    return false; // not the thread the watcher read (a forked child)
+  Ns -= Base;
+  Ns = Ns > Late ? Ns - Late : 0;
+  Ns = Ns > Since ? Ns : Since;
+  Out = Ns < Duration ? Ns : Duration;
+  return true;
+}
+
+void runDelayAfterForkChild() {
+  ThreadState &T = threadState;
+  for (RunDelayMark &M : T.RunDelayMarks)
+    __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
+  T.RunDelayLast.At = 0;
+}
+
+} // namespace __spiketrap

@@ -1,0 +1,58 @@
+//===- spiketrap_rundelay.h - Time a spike waited for a CPU -----*- C++ -*-===//
+//
+// A call whose thread was preempted (runnable, another thread had the CPU)
+// took long without running long: that time is no one's code. The kernel
+// keeps, per thread, the nanoseconds it waited for a CPU while runnable:
+// run_delay, the second field of /proc/<pid>/task/<tid>/schedstat, added
+// each time the thread gets a CPU back. Nothing runs in the hooks:
+//   - the watcher thread, when it first sees a call open past half its
+//     threshold, reads the thread's run_delay (a preemption in progress then
+//     is added later, so it still counts) and keeps it with the time;
+//   - when such a call spikes, its thread reads its own run_delay: the
+//     difference is the time it waited for a CPU since the watcher's
+//     reading, a lower bound of the call's (a preemption that ended before
+//     the watcher looked is missed; it was shorter than half the threshold).
+// kernel_events=1 counts preemptions exactly (spiketrap_kernel_events.h):
+// then this stays off.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_RUNDELAY_H
+#define SPIKETRAP_RUNDELAY_H
+
+#include "spiketrap_defs.h"
+#include "spiketrap_thread.h"
+
+#include <stdint.h>
+
+namespace __spiketrap {
+
+// Where the report's preemption comes from (JSON runs[].preemption).
+enum class PreemptionSource : uint8_t {
+  None,         // not measured: self times may include it
+  RunDelay,     // this file
+  KernelEvents, // kernel_events=1
+};
+PreemptionSource preemptionSource();
+// With None: why, for the report ("sample=0 and no hang_after=: no watcher
+// thread", ...).
+const char *preemptionUnknownWhy();
+
+// The watcher's start-up (WatcherRuns: it will run): reads this thread's
+// run delay once; off if the kernel does not give it.
+void runDelayInit(bool WatcherRuns);
+// The watcher could not start after all.
+void runDelayNoWatcher();
+// The watcher's look at T (registry lock held): Start is the start of T's
+// innermost call open past half its threshold, at Now. Reads T's run delay
+// unless a reading since Start is kept already.
+void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now);
+// For recordSpike, on T's own thread (async-signal-safe): how long T waited
+// for a CPU in its call open from Start to End, at least, into Ns. False:
+// not measured (no reading of the watcher inside the call, or off).
+bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
+// In a forked child: its run delay starts again from 0.
+void runDelayAfterForkChild();
+
+} // namespace __spiketrap
+
+#endif // SPIKETRAP_RUNDELAY_H
