@@ -20,6 +20,7 @@
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
+#include "spiketrap_rundelay.h"
 #include "spiketrap_runlist.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
@@ -73,10 +74,18 @@ SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
   IdleVerdict V = judgeIdle(T, Depth, End);
   if (V == IdleVerdict::Drop)
     return;
+  // How long it waited for a CPU: read first, nearest its end.
+  const Frame &F = T.Frames[Depth - 1];
+  RunDelay P = {};
+  P.Has = runDelaySince(T, F.Start, End, P.Ns);
+  // A spike that was its thread waiting for a CPU (a loaded machine) says
+  // nothing of the function: it stays as adaptive mode had it.
   SpikeCandidates C;
-  if (V == IdleVerdict::Spike)
-    C = adaptSpike(T.Frames[Depth - 1], End);
-  recordSpike(T, Depth, End, C, Unwound, V == IdleVerdict::RecordIdle);
+  if (V == IdleVerdict::Spike &&
+      !(P.Has && latePreempted(P.Ns, ticksToNs(End - F.Start - F.ChildTicks),
+                               ticksToNs(resolvedThreshold(F.Threshold)))))
+    C = adaptSpike(F, End);
+  recordSpike(T, Depth, End, C, P, Unwound, V == IdleVerdict::RecordIdle);
 }
 
 // The frame at Depth - 1 was left without an exit hook (a longjmp, or an

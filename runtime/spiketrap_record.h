@@ -174,6 +174,17 @@ struct SpikeRecord {
   }
 };
 
+// The rule for a call late because its thread waited for a CPU: that wait
+// (PreemptedNs) is most of its own time (OwnNs; 3/4: a loaded machine's
+// usual share does not relabel a slow call), and without it the call was
+// within its threshold. The report blames no code for such a spike, and
+// adaptive mode neither keeps it timed nor times its callees again.
+inline bool latePreempted(uint64_t PreemptedNs, uint64_t OwnNs,
+                          uint64_t ThresholdNs) {
+  return PreemptedNs && 4 * PreemptedNs >= 3 * OwnNs &&
+         OwnNs - (PreemptedNs < OwnNs ? PreemptedNs : OwnNs) <= ThresholdNs;
+}
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_RECORD_H

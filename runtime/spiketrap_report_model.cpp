@@ -155,16 +155,15 @@ bool ReportModel::build() {
       if (size_t A = ownSpike(I, L); A != kNone)
         Covered[A] = true;
   }
-  // Late because its thread waited for a CPU: most of its own time (3/4:
-  // a loaded machine's usual share does not relabel a slow call), and
-  // without that time within its threshold. No code of it or below it is to
-  // blame (its samples, taken only while it ran, would name one). The
-  // measure is a lower bound: what it misses counts as running.
+  // Late because its thread waited for a CPU (latePreempted): no code of it
+  // or below it is to blame (its samples, taken only while it ran, would
+  // name one). The measure is a lower bound: what it misses counts as
+  // running.
   for (size_t I = 0; I < Count; ++I) {
     const SpikeLevel &Top = Records[I]->Level[Records[I]->Levels - 1];
-    uint64_t Pre = ownPreemptedNs(I), Own = ticksToNs(ownTicks(I));
-    Preempted[I] = Pre && Top.Threshold != kNever && 4 * Pre >= 3 * Own &&
-                   Own - std::min(Pre, Own) <= thresholdNs(Top);
+    Preempted[I] = Top.Threshold != kNever &&
+                   latePreempted(ownPreemptedNs(I), ticksToNs(ownTicks(I)),
+                                 thresholdNs(Top));
   }
   // Group the leaves' identical stacks, worst first within a group.
   if (!Leaves.reset(Count)) {

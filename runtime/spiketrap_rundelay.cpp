@@ -219,6 +219,24 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
     ++T.RunDelayNext;
 }
 
+SPIKETRAP_RACY_READER bool runDelayMostlyRan(const ThreadState &T,
+                                             uint64_t Start, uint64_t Now) {
+  if (!On)
+    return true;
+  uint64_t From = UINT64_MAX, BaseCpu = 0;
+  for (const RunDelayMark &M : T.RunDelayMarks) {
+    uint64_t At = __atomic_load_n(&M.At, __ATOMIC_ACQUIRE);
+    if (At >= Start && At <= Now && At < From) {
+      From = At;
+      BaseCpu = __atomic_load_n(&M.CpuNs, __ATOMIC_RELAXED);
+    }
+  }
+  uint64_t Cpu = BaseCpu ? cpuNs(threadCpuClock(T.Tid)) : 0;
+  if (!Cpu || Cpu < BaseCpu)
+    return true;
+  return (Cpu - BaseCpu) * 2 >= ticksToNs(Now - From);
+}
+
 bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
                    uint64_t &Out) {
   if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))

@@ -46,6 +46,12 @@ void runDelayNoWatcher();
 // innermost call open past half its threshold, at Now. Reads T's run delay
 // unless a reading since Start is kept already.
 void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now);
+// The watcher's, before it times the switched-off callees of T's call open
+// from Start (its own time passed its threshold): whether T ran at least
+// half the time since its reading inside that call (true when there is
+// none). A thread mostly off the CPU was preempted or blocked: that time is
+// in no callee's code. One clock read (~1 us).
+bool runDelayMostlyRan(const ThreadState &T, uint64_t Start, uint64_t Now);
 // For recordSpike, on T's own thread (async-signal-safe): how long T waited
 // for a CPU in its call open from Start to End, at least, into Ns. False:
 // not measured (no reading of the watcher inside the call, or off).

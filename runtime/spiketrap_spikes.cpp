@@ -262,11 +262,8 @@ IdleVerdict judgeIdle(ThreadState &T, uint32_t Depth, uint64_t End) {
 }
 
 void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
-                 const SpikeCandidates &Candidates, bool Unwound, bool Idle) {
-  // How long it waited for a CPU: read first, nearest its end.
-  uint64_t RunDelay = 0;
-  bool HasRunDelay =
-      runDelaySince(T, T.Frames[Depth - 1].Start, End, RunDelay);
+                 const SpikeCandidates &Candidates, RunDelay Preempted,
+                 bool Unwound, bool Idle) {
   uint32_t Messages = 0;
   for (const MessageSlot &S : T.Messages)
     Messages += liveMessage(T, S, Depth);
@@ -292,8 +289,8 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
     R->NumCandidates = Named.Num;
     R->Unwound = Unwound;
     R->Idle = Idle;
-    R->RunDelayNs = RunDelay;
-    R->HasRunDelay = HasRunDelay;
+    R->RunDelayNs = Preempted.Ns;
+    R->HasRunDelay = Preempted.Has;
     __builtin_memcpy(R->Candidates, Named.Desc,
                      Named.Num * sizeof(Named.Desc[0]));
     commit(T, R);

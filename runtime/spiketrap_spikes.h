@@ -38,9 +38,16 @@ IdleVerdict judgeIdle(ThreadState &T, uint32_t Depth, uint64_t End);
 // the Candidates adaptive mode named for it (adaptSpike, decided first).
 // Called from __spiketrap_exit when a call runs over its threshold, and
 // with Unwound from a hook that finds the frame left by an exception or a
-// longjmp (End: then). Idle: judgeIdle's RecordIdle.
+// longjmp (End: then). Idle: judgeIdle's RecordIdle. RunDelay: how long
+// the thread waited for a CPU during the call (runDelaySince, read first,
+// nearest its end), when HasRunDelay.
+struct RunDelay {
+  bool Has;
+  uint64_t Ns;
+};
 void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
-                 const SpikeCandidates &Candidates, bool Unwound, bool Idle);
+                 const SpikeCandidates &Candidates, RunDelay Preempted,
+                 bool Unwound, bool Idle);
 // Records a frame (between two frame marks) that ran over its budget, as a
 // one-level spike of Desc.
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
