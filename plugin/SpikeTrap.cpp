@@ -91,7 +91,7 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     if (!H)
       H = declareHooks(M);
-    if (insertHooks(*F, Desc, Descs.type(), *H, TT))
+    if (insertHooks(*F, Desc, Descs.state(Desc), *H, TT))
       Stats.countSplit();
   }
   if (statsEnabled())
