@@ -545,7 +545,7 @@ static void insertLateProbes(Function &F, GlobalVariable *Desc,
 
 bool spiketrap::insertHooks(Function &F, GlobalVariable *Desc,
                             const StateRef &St, const Hooks &H,
-                            const Triple &TT) {
+                            const Triple &TT, bool Probes) {
   // The hooks touch memory and synchronize: drop what FunctionAttrs inferred
   // without them, or LTO could delete or merge calls to F (or, split, move
   // the body's call across the hooks).
@@ -563,7 +563,7 @@ bool spiketrap::insertHooks(Function &F, GlobalVariable *Desc,
   else
     instrumentInPlace(F, Desc, St, H, TT);
   // Probes fire on the off switch's value: none without the inline check.
-  if (lateProbesEnabled() && inlineCheckEnabled())
+  if (Probes && lateProbesEnabled() && inlineCheckEnabled())
     insertLateProbes(Split ? *Split->Body : F, Desc, St, H, TT);
   return Split.has_value();
 }

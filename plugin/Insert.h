@@ -33,10 +33,11 @@ Hooks declareHooks(llvm::Module &M);
 /// Times \p F with the descriptor \p Desc and its state \p St: calls
 /// __spiketrap_enter at its entry and __spiketrap_exit wherever it returns or
 /// an exception leaves it, through a thunk when its body can move, else in
-/// place. Returns whether \p F became a thunk.
+/// place; with \p Probes, late probes before its rare loops. Returns whether
+/// \p F became a thunk.
 bool insertHooks(llvm::Function &F, llvm::GlobalVariable *Desc,
-                 const StateRef &St, const Hooks &H,
-                 const llvm::Triple &TT);
+                 const StateRef &St, const Hooks &H, const llvm::Triple &TT,
+                 bool Probes);
 
 } // namespace spiketrap
 
