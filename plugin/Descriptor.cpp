@@ -91,10 +91,11 @@ Constant *DescriptorBuilder::getRelative(GlobalVariable *Desc,
 }
 
 /// How long adaptive mode keeps the function timed at first (the state's
-/// timed_until, in looks, starts at 0: the flags say it). One that waits in the kernel on every call costs little
-/// to time and may wait once for far longer than its threshold: always. One
-/// that usually returns at once (an uncontended lock) is learned for longer
-/// than pure computation before it may be switched off.
+/// timed_until, in looks, starts at 0: the flags say it). One that waits in the
+/// kernel on every call costs little to time and may wait once for far longer
+/// than its threshold: always. One that usually returns at once (an uncontended
+/// lock) is learned for longer than pure computation before it may be switched
+/// off.
 static uint32_t getWaitFlags(WaitKind Waits) {
   switch (Waits) {
   case WaitKind::None:
@@ -143,14 +144,13 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
   Constant *Channel = S.Channel.isSet() ? getString(S.Channel.Name) : nullptr;
   // Constant: what the runtime writes is in the state, zero at start, so it
   // takes no bytes in the binary (.bss).
-  auto *Desc = new GlobalVariable(M, Extended ? ExtendedTy : DescTy,
-                                  /*isConstant=*/true,
-                                  GlobalValue::PrivateLinkage, nullptr,
-                                  "__spiketrap_desc." + F.getName());
-  auto *State = new GlobalVariable(M, StateTy, /*isConstant=*/false,
-                                   GlobalValue::PrivateLinkage,
-                                   Constant::getNullValue(StateTy),
-                                   "__spiketrap_state." + F.getName());
+  auto *Desc =
+      new GlobalVariable(M, Extended ? ExtendedTy : DescTy,
+                         /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                         nullptr, "__spiketrap_desc." + F.getName());
+  auto *State = new GlobalVariable(
+      M, StateTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
+      Constant::getNullValue(StateTy), "__spiketrap_state." + F.getName());
   State->setAlignment(M.getDataLayout().getABITypeAlign(StateTy));
   States[Desc] = State;
   // The C struct's alignment: LLVM would give a global this large 16, and

@@ -521,8 +521,8 @@ static void insertLateProbes(Function &F, GlobalVariable *Desc,
     B.SetInsertPoint(Pre->getTerminator());
     // Only while adaptive mode has the function off (1), not while it is
     // timed (0) or its probes are off too (2).
-    Value *Fire = B.CreateICmpEQ(emitLoadOff(B, Desc, St), B.getInt32(1),
-                                 "st.late.fire");
+    Value *Fire =
+        B.CreateICmpEQ(emitLoadOff(B, Desc, St), B.getInt32(1), "st.late.fire");
     B.SetInsertPoint(SplitBlockAndInsertIfThen(
         Fire, Pre->getTerminator()->getIterator(), false, Unlikely));
     B.SetCurrentDebugLocation(DL);

@@ -160,9 +160,8 @@ SpikeCandidates adaptSpike(const Frame &Top, uint64_t End) {
   if ((End - Top.Start - Top.ChildTicks) * 2 >=
       resolvedThreshold(Top.Threshold)) {
     for (uint32_t I = 0; I < D->num_callees && C.Num < kMaxCandidates; ++I)
-      if (const spiketrap_desc *Callee = calleeAt(D, I);
-          __atomic_load_n(&__spiketrap_desc_state(Callee)->off,
-                          __ATOMIC_RELAXED))
+      if (const spiketrap_desc *Callee = calleeAt(D, I); __atomic_load_n(
+              &__spiketrap_desc_state(Callee)->off, __ATOMIC_RELAXED))
         C.Desc[C.Num++] = Callee;
     if (C.Num)
       adaptRearmCallees(D, End);

@@ -171,8 +171,7 @@ SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
   // asked for nothing to be timed: one mprotect pair per function, not a
   // trampoline per call until the next batch).
   if (__atomic_exchange_n(&__spiketrap_desc_state(D)->off, kOffWithProbes,
-                          __ATOMIC_RELAXED) !=
-      kOffWithProbes) {
+                          __ATOMIC_RELAXED) != kOffWithProbes) {
     requestPatch(D);
     applyPendingPatchesNow();
   }
@@ -344,8 +343,7 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
           // the descriptor stores its strings and how the function waits.
           // off and the run-time lists' bits: one relaxed load (a plain
           // one), as adaptive mode and runListApply store them.
-          (flagsLow(D) | offOrListed(S)) ||
-          Depth >= kMaxDepth ||
+          (flagsLow(D) | offOrListed(S)) || Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
     return enterSlow(T, D, Addr);
   // Plain increments, as relaxed atomics: the report reads them from another

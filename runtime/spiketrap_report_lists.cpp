@@ -93,11 +93,11 @@ void formatListComment(Buffer &B, const char *S) {
 }
 
 void printSuggestionReason(Buffer &B, const FunctionStats &F) {
-  B.format("spiked on {} of {} calls, worst ", F.Spikes,
-           std::max<uint64_t>(
-               __atomic_load_n(&__spiketrap_desc_state(F.Desc)->calls,
-                               __ATOMIC_RELAXED),
-               F.Spikes));
+  B.format(
+      "spiked on {} of {} calls, worst ", F.Spikes,
+      std::max<uint64_t>(__atomic_load_n(&__spiketrap_desc_state(F.Desc)->calls,
+                                         __ATOMIC_RELAXED),
+                         F.Spikes));
   formatDuration(B, F.WorstNs);
   if (const char *File = __spiketrap_desc_file(F.Desc); File && File[0]) {
     B.format(", ");
@@ -131,11 +131,11 @@ void writeSkipList(Buffer &B, const ReportModel &M) {
     const spiketrap_desc *D = skippableAt(I);
     if (!D || !__spiketrap_desc_name(D) || keptTimed(D, M))
       continue;
-    B.format("# {} calls, {} near the threshold",
-             __atomic_load_n(&__spiketrap_desc_state(D)->calls,
-                             __ATOMIC_RELAXED),
-             __atomic_load_n(&__spiketrap_desc_state(D)->near_calls,
-                             __ATOMIC_RELAXED));
+    B.format(
+        "# {} calls, {} near the threshold",
+        __atomic_load_n(&__spiketrap_desc_state(D)->calls, __ATOMIC_RELAXED),
+        __atomic_load_n(&__spiketrap_desc_state(D)->near_calls,
+                        __ATOMIC_RELAXED));
     if (const char *File = __spiketrap_desc_file(D); File && File[0]) {
       B.format(", ");
       formatListComment(B, File);

@@ -161,8 +161,8 @@ __spiketrap_desc_children_threshold_ns(const spiketrap_desc *d) {
  * decided (the state's timed_until), or what the pass said, whichever is
  * more. */
 static inline uint32_t __spiketrap_desc_timed_until(const spiketrap_desc *d) {
-  uint32_t t =
-      __atomic_load_n(&__spiketrap_desc_state(d)->timed_until, __ATOMIC_RELAXED);
+  uint32_t t = __atomic_load_n(&__spiketrap_desc_state(d)->timed_until,
+                               __ATOMIC_RELAXED);
   uint32_t p = d->flags & SPIKETRAP_DESC_WAITS_KERNEL ? SPIKETRAP_TIMED_ALWAYS
                : d->flags & SPIKETRAP_DESC_WAITS_FAST
                    ? SPIKETRAP_FAST_WAIT_TIMED_LOOKS

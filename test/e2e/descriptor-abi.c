@@ -6,9 +6,10 @@
 // The descriptors the pass emits, read through the C struct of spiketrap.h
 // (both built from spiketrap_descriptor.inc): every field the pass sets is
 // where the runtime reads it, and the off switch the pass's code tests is
-// the one the runtime writes, in the descriptor's state. Hooks of our own stand in for the runtime, so
-// functions are timed through thunks (-spiketrap-switch=flag); the entry
-// field of patchable sites is e2e/sites.c's.
+// the one the runtime writes, in the descriptor's state. Hooks of our own
+// stand in for the runtime, so functions are timed through thunks
+// (-spiketrap-switch=flag); the entry field of patchable sites is
+// e2e/sites.c's.
 
 #include "spiketrap.h"
 #include <stdio.h>
