@@ -131,6 +131,20 @@ SPIKETRAP_ALWAYS_INLINE uint64_t bump(uint64_t &Counter) {
   return N;
 }
 
+// The thread's own call count, which a signal handler on this thread may
+// bump between our load and store. x86-64 increments memory in one
+// instruction (what the compiler makes of bump); AArch64 has none: an
+// exclusive pair the handler's return breaks. (A plain load and store was
+// exact under qemu only while both lay in one translation block:
+// runtime/signal-storm.c.)
+SPIKETRAP_ALWAYS_INLINE void bumpOwn(uint64_t &Counter) {
+#if defined(__aarch64__)
+  arch::incrementOwn(&Counter);
+#else
+  bump(Counter);
+#endif
+}
+
 SPIKETRAP_ALWAYS_INLINE uint64_t resolve(uint64_t Ns, uint64_t Inherited) {
   return Ns ? nsToTicks(Ns) : Inherited;
 }
@@ -194,7 +208,7 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
       switchOffForRun(D);
     return false;
   }
-  bump(T.Calls);
+  bumpOwn(T.Calls);
   uint64_t Calls = bump(S->calls);
   uint32_t Depth = T.Depth;
   if (Depth > kMaxDepth)
@@ -348,7 +362,7 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
     return enterSlow(T, D, Addr);
   // Plain increments, as relaxed atomics: the report reads them from another
   // thread, and racing threads may lose a count of a shared descriptor.
-  bump(T.Calls);
+  bumpOwn(T.Calls);
   uint64_t Calls = bump(S->calls);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/false);
   endFrame(F, Addr, readCounter());
