@@ -48,6 +48,7 @@ DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
   DescTy = getStructType(C, spiketrap_layout::Kinds);
   ExtTy = getStructType(C, spiketrap_layout::ExtKinds);
   ExtendedTy = StructType::get(C, {DescTy, ExtTy});
+  StateTy = getStructType(C, spiketrap_layout::StateKinds);
 }
 
 Constant *DescriptorBuilder::getString(StringRef S) {
@@ -89,19 +90,20 @@ Constant *DescriptorBuilder::getRelative(GlobalVariable *Desc,
                    Target);
 }
 
-/// timed_until, in looks: adaptive mode keeps the function timed while its
-/// calls are fewer. One that waits in the kernel on every call costs little
-/// to time and may wait once for far longer than its threshold: always. One
-/// that usually returns at once (an uncontended lock) is learned for longer
-/// than pure computation before it may be switched off.
-static uint32_t getTimedUntil(WaitKind Waits) {
+/// How long adaptive mode keeps the function timed at first (the state's
+/// timed_until, in looks, starts at 0: the flags say it). One that waits in the
+/// kernel on every call costs little to time and may wait once for far longer
+/// than its threshold: always. One that usually returns at once (an uncontended
+/// lock) is learned for longer than pure computation before it may be switched
+/// off.
+static uint32_t getWaitFlags(WaitKind Waits) {
   switch (Waits) {
   case WaitKind::None:
     return 0;
   case WaitKind::FastPath:
-    return SPIKETRAP_FAST_WAIT_TIMED_LOOKS;
+    return SPIKETRAP_DESC_WAITS_FAST;
   case WaitKind::Kernel:
-    return SPIKETRAP_TIMED_ALWAYS;
+    return SPIKETRAP_DESC_WAITS_KERNEL;
   }
   llvm_unreachable("unknown wait kind");
 }
@@ -129,8 +131,7 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
       SPIKETRAP_DESC_RELATIVE | (S.Ignore.isSet() ? SPIKETRAP_DESC_IGNORE : 0) |
       (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0) |
       (S.Channel.isSet() ? SPIKETRAP_DESC_CHANNEL : 0) |
-      (Extended ? SPIKETRAP_DESC_EXTENDED : 0);
-  // Fields the runtime writes start at zero.
+      (Extended ? SPIKETRAP_DESC_EXTENDED : 0) | getWaitFlags(Waits);
   SmallVector<Constant *, 16> Fields = getNullFields(DescTy),
                               Ext = getNullFields(ExtTy);
   auto SetInt = [](SmallVectorImpl<Constant *> &In, unsigned Field,
@@ -141,11 +142,17 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
   Constant *Name = getString(demangle(F.getName()));
   Constant *FileStr = getString(File);
   Constant *Channel = S.Channel.isSet() ? getString(S.Channel.Name) : nullptr;
-  // Writable: the runtime counts calls in it and switches it off.
-  auto *Desc = new GlobalVariable(M, Extended ? ExtendedTy : DescTy,
-                                  /*isConstant=*/false,
-                                  GlobalValue::PrivateLinkage, nullptr,
-                                  "__spiketrap_desc." + F.getName());
+  // Constant: what the runtime writes is in the state, zero at start, so it
+  // takes no bytes in the binary (.bss).
+  auto *Desc =
+      new GlobalVariable(M, Extended ? ExtendedTy : DescTy,
+                         /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                         nullptr, "__spiketrap_desc." + F.getName());
+  auto *State = new GlobalVariable(
+      M, StateTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
+      Constant::getNullValue(StateTy), "__spiketrap_state." + F.getName());
+  State->setAlignment(M.getDataLayout().getABITypeAlign(StateTy));
+  States[Desc] = State;
   // The C struct's alignment: LLVM would give a global this large 16, and
   // with 48-byte descriptors that is 8 bytes of padding each.
   Desc->setAlignment(M.getDataLayout().getABITypeAlign(Desc->getValueType()));
@@ -156,9 +163,9 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
   };
   SetInt(Fields, DescField::flags, Flags);
   SetInt(Fields, DescField::line, Line);
+  Fields[DescField::state] = getRelative(Desc, Path(DescField::state), State);
   Fields[DescField::name] = getRelative(Desc, Path(DescField::name), Name);
   Fields[DescField::file] = getRelative(Desc, Path(DescField::file), FileStr);
-  SetInt(Fields, DescField::timed_until, getTimedUntil(Waits));
   Constant *Init = ConstantStruct::get(DescTy, Fields);
   if (Extended) {
     SetInt(Ext, DescField::threshold_ns, Threshold);

@@ -27,6 +27,12 @@ namespace spiketrap {
 /// (spiketrap_descriptor.inc) as the C struct: DescField::off.
 namespace DescField = spiketrap_layout;
 
+/// A descriptor's state: the global and its type (spiketrap_state).
+struct StateRef {
+  llvm::GlobalVariable *State;
+  llvm::StructType *Ty;
+};
+
 /// Emits one private `spiketrap_desc` constant per instrumented function of a
 /// module, sharing identical strings.
 class DescriptorBuilder {
@@ -36,6 +42,9 @@ class DescriptorBuilder {
   /// spiketrap_desc_ext}: the descriptor of a function with thresholds or a
   /// channel of its own (SPIKETRAP_DESC_EXTENDED).
   llvm::StructType *DescTy, *ExtTy, *ExtendedTy;
+  /// spiketrap_state, and each descriptor's.
+  llvm::StructType *StateTy;
+  llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *> States;
   llvm::StringMap<llvm::Constant *> Strings;
 
   llvm::Constant *getString(llvm::StringRef S);
@@ -54,6 +63,11 @@ public:
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);
   /// spiketrap_desc: every descriptor starts with it.
   llvm::StructType *type() const { return DescTy; }
+  /// The state of \p Desc, what the runtime writes (a zero-initialised
+  /// global of type stateType()).
+  StateRef state(const llvm::GlobalVariable *Desc) const {
+    return {States.lookup(Desc), StateTy};
+  }
   /// The descriptor of \p F: flags and thresholds from \p S, else the
   /// default threshold; how \p F can wait keeps it timed in adaptive mode.
   llvm::GlobalVariable *create(llvm::Function &F, const Selection &S,

@@ -99,11 +99,11 @@ static void insertHook(FunctionCallee Hook, Constant *Desc,
   B.CreateCall(Hook, {Desc, emitFrame(B, TT)});
 }
 
-/// Loads the descriptor's adaptive off switch (volatile: the runtime writes
-/// it from any thread).
+/// Loads the adaptive off switch from the descriptor's state (volatile: the
+/// runtime writes it from any thread).
 static Value *emitLoadOff(IRBuilder<> &B, GlobalVariable *Desc,
-                          StructType *DescTy) {
-  Value *OffPtr = B.CreateStructGEP(DescTy, Desc, DescField::off, "st.off");
+                          const StateRef &St) {
+  Value *OffPtr = B.CreateStructGEP(St.Ty, St.State, DescField::off, "st.off");
   // Volatile, like a sig_atomic_t (an aligned 4-byte load sees the old or
   // the new value), which x86 folds into `cmpl $0, off(%rip)`; an atomic
   // load would be a mov and a test.
@@ -119,9 +119,9 @@ static Value *emitLoadOff(IRBuilder<> &B, GlobalVariable *Desc,
 /// Loads the descriptor's adaptive off switch once, at entry: true while
 /// the function is timed. Both hooks of an activation follow the same
 /// answer, so a switch in between never leaves half a pair.
-static Value *emitOnTest(GlobalVariable *Desc, StructType *DescTy,
+static Value *emitOnTest(GlobalVariable *Desc, const StateRef &St,
                          IRBuilder<> &B) {
-  return B.CreateICmpEQ(emitLoadOff(B, Desc, DescTy), B.getInt32(0), "st.on");
+  return B.CreateICmpEQ(emitLoadOff(B, Desc, St), B.getInt32(0), "st.on");
 }
 
 /// A location in \p F's subprogram at \p Line, if it has one: calls in a
@@ -385,7 +385,7 @@ static Constant *getExitAlias(GlobalVariable *Desc) {
 /// Fills the emptied \p F with a thunk that only tail-jumps, and \p S.Timed
 /// with the timed path: enter, the body, exit (also when it throws).
 static void emitThunk(Function &F, const SplitFunctions &S,
-                      GlobalVariable *Desc, StructType *DescTy, const Hooks &H,
+                      GlobalVariable *Desc, const StateRef &St, const Hooks &H,
                       const Triple &TT) {
   LLVMContext &C = F.getContext();
   BasicBlock *Entry = BasicBlock::Create(C, "entry", &F);
@@ -394,7 +394,7 @@ static void emitThunk(Function &F, const SplitFunctions &S,
   IRBuilder<> B(Entry);
   B.SetCurrentDebugLocation(getScopeLineLoc(F));
   // Switched off is the case worth a fall-through: on pays the clock anyway.
-  B.CreateCondBr(emitOnTest(Desc, DescTy, B), Timed, Off,
+  B.CreateCondBr(emitOnTest(Desc, St, B), Timed, Off,
                  MDBuilder(C).createUnlikelyBranchWeights());
   // The thunk is never a frame on the stack (it only jumps): when nothing
   // unwinds through it either, it needs no unwind table entry (~40 B each).
@@ -440,11 +440,11 @@ static BasicBlock::iterator getEntryPoint(Function &F) {
 /// Hooks inside F's own body, each guarded by the off switch (unless
 /// -spiketrap-inline-check=false): for functions whose body cannot move.
 static void instrumentInPlace(Function &F, GlobalVariable *Desc,
-                              StructType *DescTy, const Hooks &H,
+                              const StateRef &St, const Hooks &H,
                               const Triple &TT) {
   BasicBlock::iterator EntryIP = getEntryPoint(F);
   IRBuilder<> EntryB(EntryIP->getParent(), EntryIP);
-  Value *On = inlineCheckEnabled() ? emitOnTest(Desc, DescTy, EntryB) : nullptr;
+  Value *On = inlineCheckEnabled() ? emitOnTest(Desc, St, EntryB) : nullptr;
   // With the switch, each hook call goes into its own block, taken while on.
   auto Guarded = [&](Instruction *Before) {
     if (!On)
@@ -475,7 +475,7 @@ static bool runsOnEveryCall(const Loop &L, const DominatorTree &DT,
 /// Adds late probes to \p F (the split body, or the function itself) at the
 /// entry of each loop that does not run on every call.
 static void insertLateProbes(Function &F, GlobalVariable *Desc,
-                             StructType *DescTy, const Hooks &H,
+                             const StateRef &St, const Hooks &H,
                              const Triple &TT) {
   // Returns only: the runtime drops a frame an exception skipped.
   SmallVector<Instruction *, 8> Rets;
@@ -521,8 +521,8 @@ static void insertLateProbes(Function &F, GlobalVariable *Desc,
     B.SetInsertPoint(Pre->getTerminator());
     // Only while adaptive mode has the function off (1), not while it is
     // timed (0) or its probes are off too (2).
-    Value *Fire = B.CreateICmpEQ(emitLoadOff(B, Desc, DescTy), B.getInt32(1),
-                                 "st.late.fire");
+    Value *Fire =
+        B.CreateICmpEQ(emitLoadOff(B, Desc, St), B.getInt32(1), "st.late.fire");
     B.SetInsertPoint(SplitBlockAndInsertIfThen(
         Fire, Pre->getTerminator()->getIterator(), false, Unlikely));
     B.SetCurrentDebugLocation(DL);
@@ -544,8 +544,8 @@ static void insertLateProbes(Function &F, GlobalVariable *Desc,
 //===-- The stage ---------------------------------------------------------===//
 
 bool spiketrap::insertHooks(Function &F, GlobalVariable *Desc,
-                            StructType *DescTy, const Hooks &H,
-                            const Triple &TT) {
+                            const StateRef &St, const Hooks &H,
+                            const Triple &TT, bool Probes) {
   // The hooks touch memory and synchronize: drop what FunctionAttrs inferred
   // without them, or LTO could delete or merge calls to F (or, split, move
   // the body's call across the hooks).
@@ -559,11 +559,11 @@ bool spiketrap::insertHooks(Function &F, GlobalVariable *Desc,
   if (inlineCheckEnabled() && splitBodyEnabled())
     Split = splitBody(F, TT);
   if (Split)
-    emitThunk(F, *Split, Desc, DescTy, H, TT);
+    emitThunk(F, *Split, Desc, St, H, TT);
   else
-    instrumentInPlace(F, Desc, DescTy, H, TT);
+    instrumentInPlace(F, Desc, St, H, TT);
   // Probes fire on the off switch's value: none without the inline check.
-  if (lateProbesEnabled() && inlineCheckEnabled())
-    insertLateProbes(Split ? *Split->Body : F, Desc, DescTy, H, TT);
+  if (Probes && lateProbesEnabled() && inlineCheckEnabled())
+    insertLateProbes(Split ? *Split->Body : F, Desc, St, H, TT);
   return Split.has_value();
 }

@@ -9,6 +9,7 @@
 #ifndef SPIKETRAP_INSERT_H
 #define SPIKETRAP_INSERT_H
 
+#include "Descriptor.h"
 #include "llvm/IR/DerivedTypes.h"
 
 namespace llvm {
@@ -29,13 +30,14 @@ struct Hooks {
 /// Declares the hooks in \p M (nounwind: the runtime never throws).
 Hooks declareHooks(llvm::Module &M);
 
-/// Times \p F with the descriptor \p Desc (of type \p DescTy): calls
+/// Times \p F with the descriptor \p Desc and its state \p St: calls
 /// __spiketrap_enter at its entry and __spiketrap_exit wherever it returns or
 /// an exception leaves it, through a thunk when its body can move, else in
-/// place. Returns whether \p F became a thunk.
+/// place; with \p Probes, late probes before its rare loops. Returns whether
+/// \p F became a thunk.
 bool insertHooks(llvm::Function &F, llvm::GlobalVariable *Desc,
-                 llvm::StructType *DescTy, const Hooks &H,
-                 const llvm::Triple &TT);
+                 const StateRef &St, const Hooks &H, const llvm::Triple &TT,
+                 bool Probes);
 
 } // namespace spiketrap
 

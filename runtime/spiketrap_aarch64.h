@@ -53,6 +53,22 @@ inline void touchForWrite(char *P) {
                : "memory");
 }
 
+// *P + 1, safe against a signal handler on this thread that adds to it
+// between the load and the store: the handler's return clears the
+// exclusive monitor, so the store fails and the loop reads again. Inline
+// (an atomic add would be a call to an outlined helper without LSE).
+inline void incrementOwn(uint64_t *P) {
+  uint64_t V;
+  uint32_t Failed;
+  asm volatile("1: ldxr %0, [%2]\n\t"
+               "add %0, %0, #1\n\t"
+               "stxr %w1, %0, [%2]\n\t"
+               "cbnz %w1, 1b"
+               : "=&r"(V), "=&r"(Failed)
+               : "r"(P)
+               : "memory");
+}
+
 // A system call without the C library (a statically linked program's
 // interposed calls, spiketrap_waits.cpp): the result, or -errno.
 inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,

@@ -16,7 +16,7 @@ uint32_t NumSkippable;
 // Switches D off (kOff, kOffWithProbes) or on (0): the code the pass emitted
 // follows, a patchable site once the patcher has rewritten it.
 void setOff(spiketrap_desc *D, uint32_t Off) {
-  __atomic_store_n(&D->off, Off, __ATOMIC_RELAXED);
+  __atomic_store_n(&__spiketrap_desc_state(D)->off, Off, __ATOMIC_RELAXED);
   requestPatch(D);
 }
 } // namespace
@@ -25,8 +25,9 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
   uint64_t Thr = resolvedThreshold(ThresholdTicks);
   // Ignored functions are not about time; one whose calls come close (more
   // than 1 in kNearShare: a rare preemption does not count) stays timed.
-  uint64_t Near = __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED);
-  uint64_t Calls = __atomic_load_n(&D->calls, __ATOMIC_RELAXED);
+  spiketrap_state *S = __spiketrap_desc_state(D);
+  uint64_t Near = __atomic_load_n(&S->near_calls, __ATOMIC_RELAXED);
+  uint64_t Calls = __atomic_load_n(&S->calls, __ATOMIC_RELAXED);
   if (Thr == kNever || Near * kNearShare > Calls)
     return;
   // Can block (the pass), spiked, or re-armed by a spike above it: stays
@@ -34,7 +35,7 @@ void adaptLook(spiketrap_desc *D, uint64_t ThresholdTicks, bool Late) {
   if (timedAt(D, Calls))
     return;
   // Several threads may look at once: one lists it.
-  if (!__atomic_exchange_n(&D->skippable, uint16_t(1), __ATOMIC_RELAXED)) {
+  if (!__atomic_exchange_n(&S->skippable, uint16_t(1), __ATOMIC_RELAXED)) {
     uint32_t I = __atomic_fetch_add(&NumSkippable, 1, __ATOMIC_RELAXED);
     if (I < kMaxSkippable)
       __atomic_store_n(&Skippable[I], D, __ATOMIC_RELEASE);
@@ -71,16 +72,17 @@ bool grant(uint64_t Now) {
 // Keeps D timed for kKeepCalls more calls, within the budget.
 bool keepTimed(spiketrap_desc *D, uint64_t Now) {
   // In looks, rounded up: the same looks see it timed as with a call count.
-  uint64_t Looks = (__atomic_load_n(&D->calls, __ATOMIC_RELAXED) + kKeepCalls +
+  spiketrap_state *S = __spiketrap_desc_state(D);
+  uint64_t Looks = (__atomic_load_n(&S->calls, __ATOMIC_RELAXED) + kKeepCalls +
                     kAdaptEvery - 1) /
                    kAdaptEvery;
   uint32_t Until = Looks < SPIKETRAP_TIMED_ALWAYS ? uint32_t(Looks)
                                                   : SPIKETRAP_TIMED_ALWAYS - 1;
-  if (Until <= __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED))
+  if (Until <= __spiketrap_desc_timed_until(D))
     return true; // timed that long already (a wait, or kept just now)
   if (!grant(Now))
     return false;
-  __atomic_store_n(&D->timed_until, Until, __ATOMIC_RELAXED);
+  __atomic_store_n(&S->timed_until, Until, __ATOMIC_RELAXED);
   return true;
 }
 
@@ -88,8 +90,9 @@ bool keepTimed(spiketrap_desc *D, uint64_t Now) {
 bool rearmOne(spiketrap_desc *C, uint64_t Now) {
   if (!keepTimed(C, Now))
     return false;
-  if (uint16_t N = __atomic_load_n(&C->rearms, __ATOMIC_RELAXED); N < 0xffff)
-    __atomic_store_n(&C->rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
+  uint16_t *Rearms = &__spiketrap_desc_state(C)->rearms;
+  if (uint16_t N = __atomic_load_n(Rearms, __ATOMIC_RELAXED); N < 0xffff)
+    __atomic_store_n(Rearms, uint16_t(N + 1), __ATOMIC_RELAXED);
   setOff(C, 0);
   return true;
 }
@@ -97,7 +100,8 @@ bool rearmOne(spiketrap_desc *C, uint64_t Now) {
 // D spiked at End (ticks): keep it timed for kKeepCalls more calls, if the
 // budget allows (switched back on if a late probe timed it).
 void adaptKeep(spiketrap_desc *D, uint64_t End) {
-  if (keepTimed(D, End) && __atomic_load_n(&D->off, __ATOMIC_RELAXED)) {
+  if (keepTimed(D, End) &&
+      __atomic_load_n(&__spiketrap_desc_state(D)->off, __ATOMIC_RELAXED)) {
     setOff(D, 0);
     applyPendingPatchesNow();
   }
@@ -117,7 +121,7 @@ uint32_t rearmBelow(spiketrap_desc *D, uint64_t End) {
   for (uint32_t Head = 0; Len < kRearmMax; From = Queue[Head++]) {
     for (uint32_t I = 0; I < From->num_callees && Len < kRearmMax; ++I) {
       spiketrap_desc *C = calleeAt(From, I);
-      if (!__atomic_load_n(&C->off, __ATOMIC_RELAXED))
+      if (!__atomic_load_n(&__spiketrap_desc_state(C)->off, __ATOMIC_RELAXED))
         continue;
       if (!rearmOne(C, End))
         return Len; // the budget is spent
@@ -135,10 +139,11 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   // A function whose own code is slow (an interpreter loop, a sort) would
   // re-arm its callees at every spike: after kRearmSpikes, its self time is
   // taken for its own.
-  uint16_t N = __atomic_load_n(&D->rearm_spikes, __ATOMIC_RELAXED);
+  uint16_t *Spikes = &__spiketrap_desc_state(D)->rearm_spikes;
+  uint16_t N = __atomic_load_n(Spikes, __ATOMIC_RELAXED);
   if (N >= kRearmSpikes || !D->num_callees)
     return 0;
-  __atomic_store_n(&D->rearm_spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
+  __atomic_store_n(Spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
   uint32_t Len = rearmBelow(D, End);
   // Their sites now, so the next call is timed.
   if (Len)
@@ -155,8 +160,8 @@ SpikeCandidates adaptSpike(const Frame &Top, uint64_t End) {
   if ((End - Top.Start - Top.ChildTicks) * 2 >=
       resolvedThreshold(Top.Threshold)) {
     for (uint32_t I = 0; I < D->num_callees && C.Num < kMaxCandidates; ++I)
-      if (const spiketrap_desc *Callee = calleeAt(D, I);
-          __atomic_load_n(&Callee->off, __ATOMIC_RELAXED))
+      if (const spiketrap_desc *Callee = calleeAt(D, I); __atomic_load_n(
+              &__spiketrap_desc_state(Callee)->off, __ATOMIC_RELAXED))
         C.Desc[C.Num++] = Callee;
     if (C.Num)
       adaptRearmCallees(D, End);

@@ -47,7 +47,7 @@ constexpr uint64_t kLateLookEvery = 512;
 constexpr uint64_t kCloseRatio = 20;  // "near": 1/kCloseRatio of the threshold
 constexpr uint64_t kNearShare = 1024; // skippable: at most 1 near call in this
 
-// spiketrap_desc::off: timed (0), switched off (1: the pass's late probes
+// spiketrap_state::off: timed (0), switched off (1: the pass's late probes
 // still time a call from a rarely taken loop on), or switched off with its
 // probes (2).
 constexpr uint32_t kOff = 1, kOffWithProbes = 2;
@@ -74,9 +74,9 @@ constexpr uint64_t kGrantCallsPerSecond = 1 << 19;
 constexpr uint64_t kGrantBurstCalls = 8 * kKeepCalls;
 
 // Whether adaptive mode keeps D timed at its Calls-th call
-// (spiketrap_desc::timed_until counts looks).
+// (spiketrap_state::timed_until counts looks).
 inline bool timedAt(const spiketrap_desc *D, uint64_t Calls) {
-  uint32_t Until = __atomic_load_n(&D->timed_until, __ATOMIC_RELAXED);
+  uint32_t Until = __spiketrap_desc_timed_until(D);
   return Until == SPIKETRAP_TIMED_ALWAYS ||
          Calls < uint64_t(Until) * kAdaptEvery;
 }

@@ -85,7 +85,8 @@ void attach(ThreadState &T, Frame &F, uint8_t Kind, const char *Fmt,
 uint64_t LastMark;         // ticks at the last frame mark, 0: none yet
 uint32_t LastMarkTid;      // the thread that made it
 uint64_t FrameBudgetTicks; // 0: frames are not spikes of their own
-spiketrap_desc_abs FrameDesc = {{}, "(frame)", "", nullptr};
+spiketrap_desc_abs FrameDesc = {
+    {0, 0, SPIKETRAP_DESC_ABS_STATE}, "(frame)", "", nullptr};
 
 } // namespace
 
@@ -246,7 +247,7 @@ SPIKETRAP_EXPORT void spiketrap_frame_mark(void) {
   uint64_t N = __atomic_add_fetch(&frameNumber, 1, __ATOMIC_RELAXED);
   if (!Prev)
     return;
-  __atomic_fetch_add(&FrameDesc.desc.calls, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&FrameDesc.state.calls, 1, __ATOMIC_RELAXED);
   uint64_t Budget = __atomic_load_n(&FrameBudgetTicks, __ATOMIC_RELAXED);
   if (Budget && Now - Prev > Budget)
     recordFrameSpike(*T, &FrameDesc.desc, Prev, Now, Budget, N - 1);

@@ -33,13 +33,19 @@ using namespace __spiketrap;
 namespace {
 
 // The low 16 bits of D's flags, what the entry hook acts on: one 16-bit
-// load (a 32-bit one and a zero-extension otherwise), relaxed as
-// runListApply writes them.
+// load (a 32-bit one and a zero-extension otherwise). Constant.
 typedef uint16_t __attribute__((may_alias)) FlagsLowBits;
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "flagsLow reads the low half of flags at its address");
 SPIKETRAP_ALWAYS_INLINE uint16_t flagsLow(const spiketrap_desc *D) {
-  return __atomic_load_n(reinterpret_cast<const FlagsLowBits *>(&D->flags),
+  return *reinterpret_cast<const FlagsLowBits *>(&D->flags);
+}
+
+// The state's off switch and the run-time lists' flags, as one word: one
+// load for both (relaxed, as adaptive mode and runListApply store them).
+typedef uint64_t __attribute__((may_alias)) OffAndRunFlags;
+SPIKETRAP_ALWAYS_INLINE uint64_t offOrListed(const spiketrap_state *S) {
+  return __atomic_load_n(reinterpret_cast<const OffAndRunFlags *>(&S->off),
                          __ATOMIC_RELAXED);
 }
 
@@ -134,6 +140,20 @@ SPIKETRAP_ALWAYS_INLINE uint64_t bump(uint64_t &Counter) {
   return N;
 }
 
+// The thread's own call count, which a signal handler on this thread may
+// bump between our load and store. x86-64 increments memory in one
+// instruction (what the compiler makes of bump); AArch64 has none: an
+// exclusive pair the handler's return breaks. (A plain load and store was
+// exact under qemu only while both lay in one translation block:
+// runtime/signal-storm.c.)
+SPIKETRAP_ALWAYS_INLINE void bumpOwn(uint64_t &Counter) {
+#if defined(__aarch64__)
+  arch::incrementOwn(&Counter);
+#else
+  bump(Counter);
+#endif
+}
+
 SPIKETRAP_ALWAYS_INLINE uint64_t resolve(uint64_t Ns, uint64_t Inherited) {
   return Ns ? nsToTicks(Ns) : Inherited;
 }
@@ -173,8 +193,8 @@ SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
   // Once: its site passes here until it is rewritten, at once (the program
   // asked for nothing to be timed: one mprotect pair per function, not a
   // trampoline per call until the next batch).
-  if (__atomic_exchange_n(&D->off, kOffWithProbes, __ATOMIC_RELAXED) !=
-      kOffWithProbes) {
+  if (__atomic_exchange_n(&__spiketrap_desc_state(D)->off, kOffWithProbes,
+                          __ATOMIC_RELAXED) != kOffWithProbes) {
     requestPatch(D);
     applyPendingPatchesNow();
   }
@@ -189,15 +209,16 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
                                   void *Addr, bool Late = false) {
   // Switched off by adaptive mode (code built without the inline check, or
   // a site not rewritten yet).
-  if (!Late && __atomic_load_n(&D->off, __ATOMIC_RELAXED))
+  spiketrap_state *S = __spiketrap_desc_state(D);
+  if (!Late && __atomic_load_n(&S->off, __ATOMIC_RELAXED))
     return false;
   if (T.Status != StatusActive && !threadReady(T)) {
     if (T.Status == StatusDead && !flags.enabled)
       switchOffForRun(D);
     return false;
   }
-  bump(T.Calls);
-  uint64_t Calls = bump(D->calls);
+  bumpOwn(T.Calls);
+  uint64_t Calls = bump(S->calls);
   uint32_t Depth = T.Depth;
   if (Depth > kMaxDepth)
     Depth = dropOverflow(T, Depth, uintptr_t(Addr), /*Entry=*/true);
@@ -216,8 +237,8 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
   if (Calls == 1 && runListActive)
     runListApply(D);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
-  // The runtime's own bits among them (runListApply, on another thread).
-  uint32_t Flags = __atomic_load_n(&D->flags, __ATOMIC_RELAXED);
+  // With the runtime's own bits (runListApply, on another thread).
+  uint32_t Flags = D->flags | __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
   applyListed(F, Flags);
   // Pushed all the same, so stacks and parents stay right.
   if ((Flags & SPIKETRAP_DESC_CHANNEL) &&
@@ -235,9 +256,10 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
 // adaptive decision). 32 bits, saturating: past 4G near calls a function is
 // never skippable anyway.
 SPIKETRAP_ALWAYS_INLINE void countNear(spiketrap_desc *D) {
-  uint32_t N = __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED);
+  uint32_t *Near = &__spiketrap_desc_state(D)->near_calls;
+  uint32_t N = __atomic_load_n(Near, __ATOMIC_RELAXED);
   if (SPIKETRAP_LIKELY(N != UINT32_MAX))
-    __atomic_store_n(&D->near_calls, N + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(Near, N + 1, __ATOMIC_RELAXED);
 }
 
 // The exit fast path's rare cases: a thread that is not active, no usable
@@ -336,22 +358,21 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
     return false;
   }
   uint32_t Depth = T.Depth;
+  spiketrap_state *S = __spiketrap_desc_state(D);
   if (SPIKETRAP_UNLIKELY(
           T.Status != StatusActive || !theClock.UseCounter ||
           // Only the low 16 bits of flags call for the slow path (thresholds
           // of its own among them: SPIKETRAP_DESC_EXTENDED); the rest say how
-          // the descriptor stores its strings.
-          // off: a relaxed load (a plain one), as adaptive mode stores it.
-          // flags: relaxed too, for the runtime's bits (runListApply).
-          (flagsLow(D) |
-           __atomic_load_n(&D->off, __ATOMIC_RELAXED)) ||
-          Depth >= kMaxDepth ||
+          // the descriptor stores its strings and how the function waits.
+          // off and the run-time lists' bits: one relaxed load (a plain
+          // one), as adaptive mode and runListApply store them.
+          (flagsLow(D) | offOrListed(S)) || Depth >= kMaxDepth ||
           (Depth && uintptr_t(T.Frames[Depth - 1].Addr) <= uintptr_t(Addr))))
     return enterSlow(T, D, Addr);
   // Plain increments, as relaxed atomics: the report reads them from another
   // thread, and racing threads may lose a count of a shared descriptor.
-  bump(T.Calls);
-  uint64_t Calls = bump(D->calls);
+  bumpOwn(T.Calls);
+  uint64_t Calls = bump(S->calls);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/false);
   endFrame(F, Addr, readCounter());
   // Now and then, a look at whether this function ever comes close; and

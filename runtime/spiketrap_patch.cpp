@@ -191,8 +191,10 @@ void rewrite(spiketrap_desc **Descs, size_t N) {
     for (; I < J; ++I) {
       char *Site = static_cast<char *>(__spiketrap_desc_entry(Descs[I]));
       Insn On = timedForm(Site), Off = Insn(SPIKETRAP_SITE_NOP);
-      Insn Want =
-          __atomic_load_n(&Descs[I]->off, __ATOMIC_RELAXED) ? Off : On;
+      Insn Want = __atomic_load_n(&__spiketrap_desc_state(Descs[I])->off,
+                                  __ATOMIC_RELAXED)
+                      ? Off
+                      : On;
       Insn Now = loadInsn(Site);
       // Not a site as the pass lays them out: leave it alone.
       if (Now != On && Now != Off)

@@ -150,7 +150,9 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
       B.format(",\"instrumented\":false");
     }
     B.format(",\"line\":{},\"calls\":{},\"spikes\":{}", S.Desc->line,
-             __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED), S.Spikes);
+             __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
+                             __ATOMIC_RELAXED),
+             S.Spikes);
     if (S.Spikes) {
       const SpikeRecord &W = M.record(S.Worst);
       B.format(",\"worst_ns\":{},\"median_ns\":{},\"p95_ns\":{},\"worst_"

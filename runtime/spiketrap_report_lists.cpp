@@ -39,7 +39,8 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out) {
     // Most of its calls, not a rare one: that is its normal cost. Its own
     // cost: spikes it took only because a callee did are the callee's.
     if (S.CulpritSpikes * 2 <=
-        __atomic_load_n(&S.Desc->calls, __ATOMIC_RELAXED))
+        __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
+                        __ATOMIC_RELAXED))
       continue;
     // 25% above its worst, so the next run reports only what is unusual.
     Out[N++] = {F, niceAbove(S.WorstNs + S.WorstNs / 4)};
@@ -92,9 +93,11 @@ void formatListComment(Buffer &B, const char *S) {
 }
 
 void printSuggestionReason(Buffer &B, const FunctionStats &F) {
-  B.format("spiked on {} of {} calls, worst ", F.Spikes,
-           std::max<uint64_t>(__atomic_load_n(&F.Desc->calls, __ATOMIC_RELAXED),
-                              F.Spikes));
+  B.format(
+      "spiked on {} of {} calls, worst ", F.Spikes,
+      std::max<uint64_t>(__atomic_load_n(&__spiketrap_desc_state(F.Desc)->calls,
+                                         __ATOMIC_RELAXED),
+                         F.Spikes));
   formatDuration(B, F.WorstNs);
   if (const char *File = __spiketrap_desc_file(F.Desc); File && File[0]) {
     B.format(", ");
@@ -108,7 +111,8 @@ namespace {
 // a list that would hide it for good.
 bool keptTimed(const spiketrap_desc *D, const ReportModel &M) {
   size_t Id = M.functionId(D);
-  return D->rearms || D->timed_until == SPIKETRAP_TIMED_ALWAYS ||
+  return __spiketrap_desc_state(D)->rearms ||
+         __spiketrap_desc_timed_until(D) == SPIKETRAP_TIMED_ALWAYS ||
          (Id != kNone && M.function(Id).Spikes);
 }
 } // namespace
@@ -127,9 +131,11 @@ void writeSkipList(Buffer &B, const ReportModel &M) {
     const spiketrap_desc *D = skippableAt(I);
     if (!D || !__spiketrap_desc_name(D) || keptTimed(D, M))
       continue;
-    B.format("# {} calls, {} near the threshold",
-             __atomic_load_n(&D->calls, __ATOMIC_RELAXED),
-             __atomic_load_n(&D->near_calls, __ATOMIC_RELAXED));
+    B.format(
+        "# {} calls, {} near the threshold",
+        __atomic_load_n(&__spiketrap_desc_state(D)->calls, __ATOMIC_RELAXED),
+        __atomic_load_n(&__spiketrap_desc_state(D)->near_calls,
+                        __ATOMIC_RELAXED));
     if (const char *File = __spiketrap_desc_file(D); File && File[0]) {
       B.format(", ");
       formatListComment(B, File);

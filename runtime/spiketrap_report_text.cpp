@@ -122,8 +122,10 @@ void printSummary(Buffer &B, const ReportModel &M) {
     printDurationCell(B, Row.P95Ns);
     printDurationCell(B, thresholdNs(W.Level[W.Levels - 1]));
     // calls is a plain increment shared by threads: never below the spikes.
-    uint64_t Calls = std::max(
-        __atomic_load_n(&Row.Fn->calls, __ATOMIC_RELAXED), Row.Spikes);
+    uint64_t Calls =
+        std::max(__atomic_load_n(&__spiketrap_desc_state(Row.Fn)->calls,
+                                 __ATOMIC_RELAXED),
+                 Row.Spikes);
     size_t Col = B.size();
     B.format("{}/{} {}%", Row.Spikes, Calls, Row.Spikes * 100 / Calls);
     padTo(B, Col, 14);

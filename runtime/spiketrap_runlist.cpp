@@ -390,10 +390,11 @@ uint32_t runListApply(spiketrap_desc *D) {
       Section = E.Section;
   }
   Add |= uint32_t(Section) << SPIKETRAP_DESC_LIST_SHIFT;
-  uint32_t Old = __atomic_load_n(&D->flags, __ATOMIC_RELAXED);
+  uint32_t *Flags = &__spiketrap_desc_state(D)->run_flags;
+  uint32_t Old = __atomic_load_n(Flags, __ATOMIC_RELAXED);
   // Once: a descriptor matched again (a forked child) already has them.
   if (Add && (Old & Add) != Add)
-    __atomic_fetch_or(&D->flags, Add, __ATOMIC_RELAXED);
+    __atomic_fetch_or(Flags, Add, __ATOMIC_RELAXED);
   return Add;
 }
 

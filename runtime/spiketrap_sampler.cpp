@@ -651,7 +651,7 @@ void samplerRearm(const RearmRequest &R, uint64_t Now) {
   uint32_t N = 0;
   for (uint32_t I = 0; I < D->num_callees && N < kMaxCandidates; ++I)
     if (const spiketrap_desc *C = calleeAt(D, I);
-        __atomic_load_n(&C->off, __ATOMIC_RELAXED))
+        __atomic_load_n(&__spiketrap_desc_state(C)->off, __ATOMIC_RELAXED))
       B.Rearmed[N++] = C;
   B.NumRearmed = N;
   B.RearmDesc = D;

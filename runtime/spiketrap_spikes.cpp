@@ -390,7 +390,8 @@ void spikesAfterForkChild() {
 }
 
 namespace {
-const spiketrap_desc_abs Unloaded = {{}, "(unloaded code)", "", nullptr};
+const spiketrap_desc_abs Unloaded = {
+    {0, 0, SPIKETRAP_DESC_ABS_STATE}, "(unloaded code)", "", nullptr};
 
 // Runtime-owned copies of descriptors of unloaded objects, kept for the
 // whole run in a list: the records that point to them are in the arena.
@@ -412,8 +413,9 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
   }
   // Addresses, not offsets: the copy lives elsewhere (no extension, no
   // callees: they were relative to the unloaded object).
-  C->Desc = {*D, Name, File, nullptr};
+  C->Desc = {*D, Name, File, nullptr, *__spiketrap_desc_state(D)};
   C->Desc.desc.flags &= ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED);
+  C->Desc.desc.state = SPIKETRAP_DESC_ABS_STATE;
   C->Desc.desc.name = C->Desc.desc.file = C->Desc.desc.callees = 0;
   C->Desc.desc.num_callees = 0;
   C->Next = Owned;

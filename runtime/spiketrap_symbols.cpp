@@ -155,6 +155,7 @@ const spiketrap_desc *Symbolizer::make(const char *Name, const char *File) {
   memcpy(M->Text, Name, NameLen + 1);
   memcpy(M->Text + NameLen + 1, File, FileLen + 1);
   M->Desc.desc.flags = SPIKETRAP_DESC_SYMBOL;
+  M->Desc.desc.state = SPIKETRAP_DESC_ABS_STATE;
   M->Desc.name = M->Text;
   M->Desc.file = M->Text + NameLen + 1;
   return &M->Desc.desc;
@@ -404,7 +405,7 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
 
 const spiketrap_desc *Symbolizer::describe(uintptr_t Fn) {
   static const spiketrap_desc_abs Unknown = {
-      {SPIKETRAP_DESC_SYMBOL, 0}, "?", "", nullptr};
+      {SPIKETRAP_DESC_SYMBOL, 0, SPIKETRAP_DESC_ABS_STATE}, "?", "", nullptr};
   Entry *E = find(Fn);
   return E && E->Desc ? E->Desc : &Unknown.desc;
 }

@@ -16,7 +16,7 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 8
+#define SPIKETRAP_ABI_VERSION 9
 
 /* spiketrap_desc.flags. Bits 0-15 are what the entry hook acts on (any of them
  * sends it to its slow path); bits 16 and up only say how the descriptor is
@@ -44,14 +44,26 @@ enum {
    * spiketrap_desc_abs (the SPIKETRAP_* macros', which C initialisers
    * write). */
   SPIKETRAP_DESC_RELATIVE = 1u << 16,
+  /* The pass's word on how the function waits, which keeps adaptive mode
+   * timing it (the state's timed_until): it waits in the kernel (sleep,
+   * I/O, joins): always; it takes locks: SPIKETRAP_FAST_WAIT_TIMED_LOOKS
+   * looks. */
+  SPIKETRAP_DESC_WAITS_KERNEL = 1u << 17,
+  SPIKETRAP_DESC_WAITS_FAST = 1u << 18,
 };
 #define SPIKETRAP_DESC_LIST_SHIFT 24
 
-/* One per instrumented function, emitted by the pass as a private global.
- * Its fields, what they mean and who writes them: spiketrap_descriptor.inc,
- * the one list the pass builds its descriptors from. Read the Rel fields
- * (name, file, callees) and the extension with the __spiketrap_desc_*
- * accessors below, never directly. */
+/* One per instrumented function, emitted by the pass as a private constant,
+ * and the state the runtime writes, a zero-initialised private global the
+ * descriptor names. Their fields, what they mean and who writes them:
+ * spiketrap_descriptor.inc, the one list the pass builds its descriptors
+ * from. Read the Rel fields (state, name, file, callees) and the extension
+ * with the __spiketrap_desc_* accessors below, never directly. */
+typedef struct spiketrap_state {
+#define SPIKETRAP_STATE_FIELD(name, ctype, irtype) ctype name;
+#include "spiketrap_descriptor.inc"
+} spiketrap_state;
+
 typedef struct spiketrap_desc {
 #define SPIKETRAP_DESC_FIELD(name, ctype, irtype) ctype name;
 #include "spiketrap_descriptor.inc"
@@ -65,13 +77,20 @@ typedef struct spiketrap_desc_ext {
 } spiketrap_desc_ext;
 
 /* A descriptor a C initialiser writes (no SPIKETRAP_DESC_RELATIVE): the
- * common part with its Rel fields 0, then addresses. */
+ * common part with its Rel fields 0 but state (SPIKETRAP_DESC_ABS_STATE),
+ * then addresses, then its state. */
 typedef struct spiketrap_desc_abs {
   spiketrap_desc desc;
   const char *name;
   const char *file;
   const char *channel; /* or NULL */
+  spiketrap_state state;
 } spiketrap_desc_abs;
+/* The `state` field of a spiketrap_desc_abs's descriptor: the offset from it
+ * to the state inside the same spiketrap_desc_abs, a constant. */
+#define SPIKETRAP_DESC_ABS_STATE                                               \
+  ((int32_t)(__builtin_offsetof(spiketrap_desc_abs, state) -                   \
+             __builtin_offsetof(spiketrap_desc_abs, desc.state)))
 
 /* The accessors: the one place that knows both encodings. Named
  * __spiketrap* so the pass never times them. */
@@ -89,6 +108,10 @@ __spiketrap_desc_ext_of(const spiketrap_desc *d) {
                  (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED)
              ? (const spiketrap_desc_ext *)(d + 1)
              : 0;
+}
+/* What the runtime writes: one encoding for every descriptor (no test). */
+static inline spiketrap_state *__spiketrap_desc_state(const spiketrap_desc *d) {
+  return (spiketrap_state *)((const char *)&d->state + d->state);
 }
 static inline const char *__spiketrap_desc_name(const spiketrap_desc *d) {
   const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
@@ -128,13 +151,25 @@ __spiketrap_desc_children_threshold_ns(const spiketrap_desc *d) {
   return e ? e->children_threshold_ns : 0;
 }
 
-/* spiketrap_desc.timed_until: kept timed for good. */
+/* spiketrap_state.timed_until: kept timed for good. */
 #define SPIKETRAP_TIMED_ALWAYS UINT32_MAX
 /* Calls a function that takes a lock (pthread_mutex_lock & co.), or waits
  * in the kernel on a rare path, is timed before adaptive mode may switch it
  * off, in units of 4096 calls (timed_until's): 8192 calls. A wait it makes
  * once switched off still shows, as a wait in its timed caller's spike. */
 #define SPIKETRAP_FAST_WAIT_TIMED_LOOKS 2u
+/* How many looks adaptive mode keeps the function timed: what the runtime
+ * decided (the state's timed_until), or what the pass said, whichever is
+ * more. */
+static inline uint32_t __spiketrap_desc_timed_until(const spiketrap_desc *d) {
+  uint32_t t = __atomic_load_n(&__spiketrap_desc_state(d)->timed_until,
+                               __ATOMIC_RELAXED);
+  uint32_t p = d->flags & SPIKETRAP_DESC_WAITS_KERNEL ? SPIKETRAP_TIMED_ALWAYS
+               : d->flags & SPIKETRAP_DESC_WAITS_FAST
+                   ? SPIKETRAP_FAST_WAIT_TIMED_LOOKS
+                   : 0;
+  return t > p ? t : p;
+}
 
 /* Called by instrumented code. `frame` is the address of the instrumented
  * function's return-address slot: it identifies the activation, so the runtime
@@ -319,7 +354,8 @@ void spiketrap_pause_scope_end_(int *paused);
 /* A static descriptor per marker, constant-initialised (no guard). */
 #define SPIKETRAP_SCOPE_(name, chan, flags, cond)                              \
   static spiketrap_desc_abs SPIKETRAP_ID_(spiketrap_desc_) = {                 \
-      {(flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u), __LINE__},            \
+      {(flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u), __LINE__,             \
+       SPIKETRAP_DESC_ABS_STATE},                                              \
       name,                                                                    \
       __FILE__,                                                                \
       chan};                                                                   \

@@ -29,6 +29,13 @@ enum ExtField : unsigned {
   NumExtFields
 };
 
+/// Indices of the state's fields (spiketrap_state).
+enum StateField : unsigned {
+#define SPIKETRAP_STATE_FIELD(name, ctype, irtype) name,
+#include "spiketrap_descriptor.inc"
+  NumStateFields
+};
+
 /// The IR type of a field.
 enum Kind : unsigned char { I16, I32, I64, Rel };
 
@@ -38,6 +45,10 @@ inline constexpr Kind Kinds[] = {
 };
 inline constexpr Kind ExtKinds[] = {
 #define SPIKETRAP_DESC_EXT_FIELD(name, ctype, irtype) irtype,
+#include "spiketrap_descriptor.inc"
+};
+inline constexpr Kind StateKinds[] = {
+#define SPIKETRAP_STATE_FIELD(name, ctype, irtype) irtype,
 #include "spiketrap_descriptor.inc"
 };
 
@@ -70,7 +81,19 @@ constexpr std::size_t offsetOf(const Kind (&Ks)[N], unsigned F) {
                     offsetof(spiketrap_desc_ext, name) ==                      \
                         offsetOf(ExtKinds, name),                              \
                 "spiketrap_desc_ext::" #name " is not where the pass puts it");
+#define SPIKETRAP_STATE_FIELD(name, ctype, irtype)                             \
+  static_assert(sizeof(spiketrap_state::name) == sizeOf(irtype) &&             \
+                    offsetof(spiketrap_state, name) ==                         \
+                        offsetOf(StateKinds, name),                            \
+                "spiketrap_state::" #name " is not where the pass puts it");
 #include "spiketrap_descriptor.inc"
+static_assert(sizeof(spiketrap_state) == offsetOf(StateKinds, NumStateFields),
+              "spiketrap_state has padding the pass does not emit");
+// The entry hook reads off and run_flags as one word.
+static_assert(offsetof(spiketrap_state, run_flags) ==
+                      offsetof(spiketrap_state, off) + 4 &&
+                  offsetof(spiketrap_state, off) % 8 == 0,
+              "off and run_flags make one aligned 64-bit word");
 static_assert(sizeof(spiketrap_desc) == offsetOf(Kinds, NumFields),
               "spiketrap_desc has padding the pass does not emit");
 static_assert(sizeof(spiketrap_desc_ext) == offsetOf(ExtKinds, NumExtFields),

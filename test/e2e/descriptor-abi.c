@@ -6,9 +6,10 @@
 // The descriptors the pass emits, read through the C struct of spiketrap.h
 // (both built from spiketrap_descriptor.inc): every field the pass sets is
 // where the runtime reads it, and the off switch the pass's code tests is
-// the one the runtime writes. Hooks of our own stand in for the runtime, so
-// functions are timed through thunks (-spiketrap-switch=flag); the entry
-// field of patchable sites is e2e/sites.c's.
+// the one the runtime writes, in the descriptor's state. Hooks of our own
+// stand in for the runtime, so functions are timed through thunks
+// (-spiketrap-switch=flag); the entry field of patchable sites is
+// e2e/sites.c's.
 
 #include "spiketrap.h"
 #include <stdio.h>
@@ -25,15 +26,15 @@ void __spiketrap_enter(spiketrap_desc *D, void *Frame) {
          (unsigned long long)__spiketrap_desc_threshold_ns(D),
          (unsigned long long)__spiketrap_desc_children_threshold_ns(D),
          __spiketrap_desc_channel(D) ? __spiketrap_desc_channel(D) : "-",
-         D->timed_until, __spiketrap_desc_file(D));
+         __spiketrap_desc_timed_until(D), __spiketrap_desc_file(D));
   const int32_t *Callees = __spiketrap_desc_callees(D);
   for (uint32_t I = 0; I != D->num_callees; ++I) {
     const char *Entry = (const char *)&Callees[I];
     printf("  callee %s\n",
            __spiketrap_desc_name((const spiketrap_desc *)(Entry + Callees[I])));
   }
-  // Switched off: later calls must skip both hooks.
-  D->off = 1;
+  // Switched off in its state: later calls must skip both hooks.
+  __spiketrap_desc_state(D)->off = 1;
 }
 void __spiketrap_exit(spiketrap_desc *D, void *Frame) {
   printf("exit %s\n", __spiketrap_desc_name(D));
@@ -59,7 +60,7 @@ SPIKETRAP_CHILDREN_THRESHOLD_MS(2)
 SPIKETRAP_IGNORE
 __attribute__((noinline)) void parent(void) { leaf(); }
 
-// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=65558 threshold=250000 children=0 channel=net timed_until=4294967295 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=196630 threshold=250000 children=0 channel=net timed_until=4294967295 file={{.*}}descriptor-abi.c
 // CHECK-NEXT: exit leaf
 SPIKETRAP_THRESHOLD_US(250)
 SPIKETRAP_CHANNEL("net")

@@ -80,5 +80,6 @@ THRESHOLD_MS(5) IGNORE_CHILDREN void both();
 void both() { usleep(1); }
 
 // DESC-DAG: @__spiketrap_desc._Z5framev = {{.*}} i64 16600000,
-// DESC-DAG: @__spiketrap_desc._Z3mixv = {{.*}} { i32 65556,
+// mix: RELATIVE | EXTENDED | CHANNEL, and WAITS_KERNEL (it sleeps).
+// DESC-DAG: @__spiketrap_desc._Z3mixv = {{.*}} { i32 196628,
 // IR: c"audio\00"

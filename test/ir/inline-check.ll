@@ -15,7 +15,7 @@ define void @_Z1fv() {
 ; CHECK-LABEL: define void @_Z1fv()
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %slot = alloca i32
-; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr getelementptr inbounds {{(nuw )?}}({{.*}}, ptr @__spiketrap_desc._Z1fv, i32 0, i32 5), align 4
+; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr @__spiketrap_state._Z1fv, align 4
 ; CHECK-NEXT:    [[ON:%.*]] = icmp eq i32 [[OFF]], 0
 ; CHECK-NEXT:    br i1 [[ON]], label %[[ENTER:.*]], label %[[BODY:.*]], !prof
 ; CHECK:       [[ENTER]]:

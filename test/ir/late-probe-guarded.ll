@@ -14,7 +14,7 @@ declare void @work(i64)
 ; CHECK-NEXT:    %skip = icmp eq i64 %n, 0
 ; CHECK-NEXT:    br i1 %skip, label %done, label %[[PRE:.*]]
 ; CHECK:       [[PRE]]:
-; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr getelementptr inbounds {{.*}} @__spiketrap_desc.guarded, i32 0, i32 5), align 4
+; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr @__spiketrap_state.guarded, align 4
 ; CHECK-NEXT:    [[FIRE:%.*]] = icmp eq i32 [[OFF]], 1
 ; CHECK-NEXT:    br i1 [[FIRE]], label %[[PROBE:.*]], label %{{.*}}, !prof
 ; CHECK:       [[PROBE]]:

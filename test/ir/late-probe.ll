@@ -15,7 +15,7 @@ declare i64 @now()
 ; CHECK-NEXT:    br i1 %slow, label %loop.pre, label %done
 ; CHECK:       loop.pre:
 ; CHECK-NEXT:    %end = call i64 @now()
-; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr getelementptr inbounds {{.*}} @__spiketrap_desc.rare_loop, i32 0, i32 5), align 4
+; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr @__spiketrap_state.rare_loop, align 4
 ; CHECK-NEXT:    [[FIRE:%.*]] = icmp eq i32 [[OFF]], 1
 ; CHECK-NEXT:    br i1 [[FIRE]], label %[[PROBE:.*]], label %[[JOIN:.*]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       [[PROBE]]:

@@ -7,8 +7,8 @@
 
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK: @__spiketrap_desc.main = private global { {{[^}]*}} } { i32 65537,
-; CHECK: @__spiketrap_desc.not_main = private global { {{[^}]*}} } { i32 65536,
+; CHECK: @__spiketrap_desc.main = private constant { {{[^}]*}} } { i32 65537,
+; CHECK: @__spiketrap_desc.not_main = private constant { {{[^}]*}} } { i32 65536,
 
 define i32 @main() {
 ; CHECK-LABEL: define i32 @main()

@@ -13,14 +13,14 @@
 ; %r11; jmp *slot(%rip); int3 padding: 4c 8d 1d, ff 25, cc) and a 2-byte
 ; entry instruction as prologue data, a short jump back to the prefix (eb
 ; ee: -18), which the runtime rewrites to a NOP to switch the function off.
-; The descriptor's last field is the offset of that instruction. No hook is
+; The descriptor's entry field is the offset of that instruction. No hook is
 ; called from IR, and the function's attributes stay.
 
 target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: $__spiketrap_tramp_2_slot = comdat any
 ; CHECK: $__spiketrap_tramp_fp_slot = comdat any
-; CHECK: @__spiketrap_desc.ints = private global {{.*}}, i16 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @ints.spiketrap_site to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.ints, i32 0, i32 13) to i64)) to i32) }
+; CHECK: @__spiketrap_desc.ints = private constant {{.*}}, i32 trunc (i64 sub (i64 ptrtoint (ptr @ints.spiketrap_site to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.ints, i32 0, i32 6) to i64)) to i32), i16 0 }
 ; CHECK: @__spiketrap_tramp_2_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_2, comdat
 ; CHECK: @__spiketrap_tramp_fp_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_fp, comdat
 ; The descriptor names a function another object may preempt through a local
@@ -148,4 +148,4 @@ define x86_intrcc void @interrupt(ptr byval(i8) %frame) {
 ; TWICE:     define double @floats(
 
 ; ASM-LABEL: .L__spiketrap_desc.anonymous:
-; ASM:         .long {{\(?}}.Lanonymous.spiketrap_site-.L__spiketrap_desc.anonymous{{\)?}}-48
+; ASM:         .long {{\(?}}.Lanonymous.spiketrap_site-.L__spiketrap_desc.anonymous{{\)?}}-24

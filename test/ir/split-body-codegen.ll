@@ -14,7 +14,7 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; X86-LABEL: scale:
 ; X86-NEXT:  # %bb.0:
-; X86-NEXT:    cmpl $0, .L__spiketrap_desc.scale+{{[0-9]+}}(%rip)
+; X86-NEXT:    cmpl $0, .L__spiketrap_state.scale(%rip)
 ; X86-NEXT:    jne scale.spiketrap
 ; X86-NEXT:  # %bb.1:
 ; X86-NEXT:    jmp scale.spiketrap_timed
@@ -34,8 +34,8 @@ target triple = "x86_64-unknown-linux-gnu"
 ; X86-NEXT:    movq %r{{[0-9a-z]+}}, %rsi
 ; X86-NEXT:    callq __spiketrap_exit
 ; ARM-LABEL: scale:
-; ARM:         adrp x8, .L__spiketrap_desc.scale+{{[0-9]+}}
-; ARM-NEXT:    ldr w8, [x8, :lo12:.L__spiketrap_desc.scale+{{[0-9]+}}]
+; ARM:         adrp x8, .L__spiketrap_state.scale
+; ARM-NEXT:    ldr w8, [x8, :lo12:.L__spiketrap_state.scale]
 ; ARM-NEXT:    cbz w8, .LBB0_2
 ; ARM-NEXT:  // %bb.1:
 ; ARM-NEXT:    b scale.spiketrap

@@ -18,7 +18,7 @@ $_Z4pickIiEii = comdat any
 ; CHECK-LABEL: define linkonce_odr i32 @_Z4pickIiEii(
 ; CHECK-SAME:    i32 noundef %0) #[[THUNKATTRS:[0-9]+]] comdat !dbg [[THUNK:![0-9]+]] {
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr getelementptr inbounds {{.*}} @__spiketrap_desc._Z4pickIiEii, i32 0, i32 5), align 4
+; CHECK-NEXT:    [[OFF:%.*]] = load volatile i32, ptr @__spiketrap_state._Z4pickIiEii, align 4
 ; CHECK-NEXT:    [[ON:%.*]] = icmp eq i32 [[OFF]], 0
 ; CHECK-NEXT:    br i1 [[ON]], label %timed, label %off, !dbg {{.*}}, !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       timed:

@@ -8,10 +8,10 @@
 
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK-DAG: @__spiketrap_desc.worker = private global { {{[^}]*}} } { i32 65537,
-; CHECK-DAG: @__spiketrap_desc.c11_worker = private global { {{[^}]*}} } { i32 65537,
-; CHECK-DAG: @__spiketrap_desc._ZNSt6thread11_State_implINS_8_InvokerISt5tupleIJPFvvEEEEEE6_M_runEv = private global { {{[^}]*}} } { i32 65537,
-; CHECK-DAG: @__spiketrap_desc.task = private global { {{[^}]*}} } { i32 65536,
+; CHECK-DAG: @__spiketrap_desc.worker = private constant { {{[^}]*}} } { i32 65537,
+; CHECK-DAG: @__spiketrap_desc.c11_worker = private constant { {{[^}]*}} } { i32 65537,
+; CHECK-DAG: @__spiketrap_desc._ZNSt6thread11_State_implINS_8_InvokerISt5tupleIJPFvvEEEEEE6_M_runEv = private constant { {{[^}]*}} } { i32 65537,
+; CHECK-DAG: @__spiketrap_desc.task = private constant { {{[^}]*}} } { i32 65536,
 
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @thrd_create(ptr, ptr, ptr)

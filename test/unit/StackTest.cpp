@@ -24,6 +24,7 @@ spiketrap_desc &desc(const char *Name, uint64_t ThresholdNs = 0,
   struct Extended {
     spiketrap_desc D;
     spiketrap_desc_ext E;
+    spiketrap_state S;
   };
   auto *X = new Extended{};
   auto Rel = [](int32_t &Field, const char *To) {
@@ -32,6 +33,7 @@ spiketrap_desc &desc(const char *Name, uint64_t ThresholdNs = 0,
   X->D.flags = Flags | SPIKETRAP_DESC_RELATIVE |
                (ThresholdNs | ChildrenNs ? SPIKETRAP_DESC_EXTENDED : 0);
   X->D.line = 1;
+  Rel(X->D.state, reinterpret_cast<const char *>(&X->S));
   Rel(X->D.name, Name);
   Rel(X->D.file, "StackTest.cpp");
   X->E.threshold_ns = ThresholdNs;
