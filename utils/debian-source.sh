@@ -15,7 +15,9 @@
 #                              fails when it cannot (the apt error in <log>)
 
 debsrc_init() {
-  local apt_dir=$1/apt f
+  local apt_dir f
+  # apt reads a relative Dir:: option under /etc/apt.
+  apt_dir=$(mkdir -p "$1" && cd "$1" && pwd)/apt
   mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/parts"
   for f in /etc/apt/sources.list.d/*.sources; do
     [ -f "$f" ] || continue

@@ -254,19 +254,22 @@ def suite(build_dir, src, out_dir, reps, n, callgrind_n):
             " ".join(f"{statistics.median(x['rps'][t] for x in xs) / 1e3:.0f}K"
                      + ("" if plain else f" ({100 * (rps[t] - 1):+.0f}%)")
                      for t in tests),
-            "" if k not in ("plain", "disabled") else
+            "" if k not in ("plain", "disabled") or not callgrind_n else
             "n/a" if irk is None or not ir.get("plain") else
             f"{irk / 1e6:,.0f}M" if plain else
             f"{100 * (irk / ir['plain'] - 1):+.1f}%",
         ])
     load = statistics.median(x["load"] for k in keys for x in res[k])
-    head = (f"Redis {os.path.basename(os.path.normpath(src))} (`make "
+    version = os.path.basename(os.path.normpath(src)).replace("redis-", "")
+    head = (f"Redis {version} (`make "
             f"MALLOC=libc`), `redis-benchmark -n {n:,} -P {PIPELINE} -t "
             f"{TESTS}`, {reps} alternating runs, not pinned, load average "
             f"{load:.1f} (median of the runs). Server CPU: every thread's, "
             "during the benchmark only; ratios pair each run with the plain "
-            "run of its repetition. Ir: callgrind, main thread, "
-            f"`-n {callgrind_n:,}` (only where nothing is timed).\n\n")
+            "run of its repetition. " +
+            (f"Ir: callgrind, main thread, `-n {callgrind_n:,}` (only where "
+             "nothing is timed)." if callgrind_n else "No callgrind runs.") +
+            "\n\n")
     return head + table(
         ["redis-server", "CPU s (median)", "vs plain (median)",
          "vs plain (least)", "main thread vs plain", "other threads CPU s",
