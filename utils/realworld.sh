@@ -65,44 +65,15 @@ plain_cc=clang-$LLVM_VERSION plain_cxx=clang++-$LLVM_VERSION
 st_cc=$prefix/bin/spiketrap-clang st_cxx=$prefix/bin/spiketrap-clang++
 
 # --- Sources -----------------------------------------------------------------
-# deb-src twins of the machine's Debian entries (deb822 .sources files and
-# one-line .list files), read by an apt that keeps its lists and downloads
-# under $work.
+# deb-src twins of the machine's Debian entries, read by an apt that keeps
+# its lists and downloads under $work (utils/debian-source.sh).
+. utils/debian-source.sh
 mkdir -p "$work/build"
-apt_dir=$work/apt
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/parts"
-for f in /etc/apt/sources.list.d/*.sources; do
-  [ -f "$f" ] || continue
-  awk 'BEGIN { RS = ""; ORS = "\n\n" }
-       /(^|\n)URIs:[^\n]*debian/ && /(^|\n)Types:[^\n]*deb($|[ \n])/ {
-         sub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); print }' \
-    "$f" > "$apt_dir/parts/$(basename "$f")"
-done
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-  [ -f "$f" ] || continue
-  sed -n 's/^deb \(.*debian.*\)/deb-src \1/p' "$f" > "$apt_dir/parts/$(basename "$f" .list).list"
-done
-apt_opts=(-q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt_dir/parts"
-          -o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
-          -o Acquire::Retries=2 -o Acquire::http::Timeout=30)
-# As root apt downloads as the _apt user, who may not write to $work.
-[ "$(id -u)" = 0 ] && apt_opts+=(-o APT::Sandbox::User=root)
-# apt-get update exits 0 when an index could not be fetched: read its log.
-apt-get "${apt_opts[@]}" update > "$work/apt-update.log" 2>&1
-if grep -qE '^(E|W):' "$work/apt-update.log"; then
-  echo "note: apt-get update of the deb-src entries had errors (a project whose source cannot be fetched is skipped):"
-  grep -E '^(E|W):' "$work/apt-update.log" | head -3
-fi
+debsrc_init "$work" "$work/apt-update.log"
 
 # fetch <Debian source package>: unpacks the upstream tarball (the project as
 # released, without Debian's patches) and prints its directory.
-fetch() {
-  local d=$work/src/$1
-  rm -rf "$d" && mkdir -p "$d"
-  (cd "$d" && apt-get "${apt_opts[@]}" source --download-only "$1") > "$work/fetch-$1.log" 2>&1 &&
-    tar -xf "$d"/*.orig.tar.* -C "$d" 2>> "$work/fetch-$1.log" || return 1
-  find "$d" -mindepth 1 -maxdepth 1 -type d | head -1
-}
+fetch() { debsrc_fetch "$1" "$work/src/$1" "$work/fetch-$1.log"; }
 
 # --- Test results --------------------------------------------------------------
 # Each way of running a suite writes "<test name>\t<PASS|FAIL>" lines.

@@ -17,7 +17,9 @@ import sys
 import time
 
 import accuracy
-from common import CC, CFLAGS, HERE, ROOT, build, fmt, must, sh, table
+import redis_workload
+from common import (CC, CFLAGS, HERE, ROOT, alternate, build, callgrind_count,
+                    fmt, must, sh, table)
 
 SRC = os.path.join(HERE, "src")
 
@@ -35,17 +37,6 @@ def binary_size(exe):
     """text + data of the linked program: what it maps from the file."""
     text, data = must(["size", exe])[4].splitlines()[1].split()[:2]
     return int(text) + int(data)
-
-
-def alternate(variants, reps, run_one):
-    """Runs every variant once per repetition, rotating the order so no
-    variant always runs first or after the same neighbour."""
-    results = {v: [] for v in variants}
-    for r in range(reps):
-        order = variants[r % len(variants):] + variants[:r % len(variants)]
-        for v in order:
-            results[v].append(run_one(v))
-    return results
 
 
 def spread(xs):
@@ -149,13 +140,6 @@ def per_call(args, st, out_dir):
     return head + table(
         ["variant", "ns/call (median)", "range", "Ir/call",
          "vs timing floor (c)", "vs XRay FDR (e)"], rows)
-
-
-def callgrind_count(out_file):
-    """The instruction total of a callgrind output file."""
-    with open(out_file) as f:
-        return int(re.search(r"^(?:summary|totals): (\d+)", f.read(),
-                             re.M).group(1))
 
 
 def callgrind_per_call(args, exes, V, d):
@@ -378,12 +362,16 @@ def main():
     ap.add_argument("--reps", type=int, help="repetitions per variant")
     ap.add_argument("--compile-reps", type=int,
                     help="builds per variant; the least CPU time is shown")
-    ap.add_argument("--only", choices=["calls", "sqlite", "game", "accuracy"],
+    ap.add_argument("--only",
+                    choices=["calls", "sqlite", "game", "accuracy", "redis"],
                     action="append", help="run only these parts")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--sqlite-dir",
                     help="directory holding sqlite3.c and sqlite3.h "
                     "(without it, no SQLite table)")
+    ap.add_argument("--redis-dir",
+                    help="an unpacked Redis source tree (without it, no "
+                    "Redis table)")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     args = ap.parse_args()
     q = args.quick
@@ -393,12 +381,17 @@ def main():
     args.callgrind_fib = 15 if q else 20
     # The accuracy suite (accuracy.py) scores reports, not speed: a full run
     # includes it, a quick (CI smoke) run only when asked.
+    # So is Redis (two builds of a few minutes, then about as long running).
     parts = args.only or ["calls", "sqlite", "game"] + ([] if q else
-                                                        ["accuracy"])
+                                                        ["accuracy", "redis"])
     if "sqlite" in parts and not args.sqlite_dir:
         NOTES.append("No SQLite amalgamation (npm could not fetch it): "
                      "the SQLite table is skipped.")
         parts = [p for p in parts if p != "sqlite"]
+    if "redis" in parts and not args.redis_dir:
+        NOTES.append("No Redis source (apt-get source redis failed): the "
+                     "Redis table is skipped.")
+        parts = [p for p in parts if p != "redis"]
     os.makedirs(args.out, exist_ok=True)
 
     lib = os.path.join(args.build_dir, "lib")
@@ -466,6 +459,12 @@ def main():
                                   reps=args.reps,
                                   out_dir=os.path.join(args.out,
                                                        "accuracy"))[0])
+    if "redis" in parts:
+        out.append("### 3. Redis server under redis-benchmark -P 16\n\n" +
+                   redis_workload.suite(os.path.abspath(args.build_dir),
+                                        args.redis_dir, args.out, args.reps,
+                                        100000 if q else 2000000,
+                                        0 if q else 50000))
     if NOTES:
         out.append("Notes:\n" + "\n".join("- " + n for n in NOTES))
     report = "\n\n".join(out) + "\n"

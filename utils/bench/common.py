@@ -70,6 +70,24 @@ def build_once(name, sources, flags, out_dir, extra_objs, ldflags):
     return cpu
 
 
+def alternate(variants, reps, run_one):
+    """Runs every variant once per repetition, rotating the order so no
+    variant always runs first or after the same neighbour."""
+    results = {v: [] for v in variants}
+    for r in range(reps):
+        order = variants[r % len(variants):] + variants[:r % len(variants)]
+        for v in order:
+            results[v].append(run_one(v))
+    return results
+
+
+def callgrind_count(out_file):
+    """The instruction total of a callgrind output file."""
+    with open(out_file) as f:
+        return int(re.search(r"^(?:summary|totals): (\d+)", f.read(),
+                             re.M).group(1))
+
+
 def fmt(x, digits=1, suffix=""):
     return "n/a" if x is None else f"{x:.{digits}f}{suffix}"
 

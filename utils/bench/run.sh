@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The benchmark suite (README "Benchmarks"): installs what it needs, builds
 # spiketrap into $BUILD_DIR (default build-bench), fetches the SQLite
-# amalgamation with `npm pack` (cached in utils/bench/out/, git-ignored) and
-# runs bench.py, which builds every variant, runs them and prints the table.
+# amalgamation with `npm pack` and, for the Redis table, Redis's Debian
+# source package with `apt-get source` (both cached in utils/bench/out/,
+# git-ignored) and runs bench.py, which builds every variant, runs them and
+# prints the table.
 # Usage: utils/bench/run.sh [--quick] [--reps N]
-#                           [--only calls|sqlite|game|accuracy]
+#                           [--only calls|sqlite|game|accuracy|redis]
 # BENCH_SKIP_BUILD=1 measures $BUILD_DIR as it is (e.g. a build of another
 # checkout) instead of rebuilding it from this tree:
 #   BENCH_SKIP_BUILD=1 BUILD_DIR=/path/to/build utils/bench/run.sh --only accuracy
@@ -35,4 +37,26 @@ if [ ! -f "$SQ/sqlite3.c" ] && ! fetch_sqlite; then
   echo "bench: could not fetch $SQLITE_NPM with npm; SQLite skipped" >&2
   sqlite=()
 fi
-exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "$@"
+
+# Redis: in a full run or when asked for (--only redis), not in --quick.
+want_redis=1
+for a in "$@"; do
+  case $a in --quick | --only) want_redis=0 ;; esac
+done
+for a in "$@"; do [ "$a" = redis ] && want_redis=1; done
+redis=()
+RD=$OUT/src/redis
+if [ "$want_redis" = 1 ]; then
+  if [ ! -f "$RD/.fetched" ]; then
+    . utils/debian-source.sh
+    debsrc_init "$OUT/src" "$OUT/src/apt-update.log"
+    rm -f "$RD.dir"
+    debsrc_fetch redis "$RD" "$OUT/src/fetch-redis.log" > "$RD.dir" && touch "$RD/.fetched"
+  fi
+  if [ -f "$RD/.fetched" ]; then
+    redis=(--redis-dir "$(cat "$RD.dir")")
+  else
+    echo "bench: apt-get source redis failed ($(grep -E '^(E|W):' "$OUT/src/fetch-redis.log" | tail -1)); Redis skipped" >&2
+  fi
+fi
+exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "${redis[@]}" "$@"
