@@ -322,11 +322,19 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
 
 // The fast path's look every kLookEvery calls, and at a function's first
 // call (Calls 1 modulo kLookEvery: the same one test of the low bits), where
-// the run-time lists give it its flags; F is the frame just pushed, which
-// takes them at once.
-SPIKETRAP_NOINLINE void look(spiketrap_desc *D, Frame &F, uint64_t Calls) {
-  if (!(Calls & 1))
+// the run-time lists give it its flags; F is the frame just pushed (at
+// Depth), which takes them at once.
+SPIKETRAP_NOINLINE void look(ThreadState &T, uint32_t Depth, spiketrap_desc *D,
+                             Frame &F, uint64_t Calls) {
+  if (!(Calls & 1)) {
+    // Called by an ignored frame (main, a thread's start routine, an
+    // [ignore]d event loop): stays timed. Its spikes would otherwise have no
+    // timed caller to be reported at, nor be sampled: a worker loop's step
+    // switched off would hide every spike below it.
+    if (Depth && T.Frames[Depth - 1].Threshold == kNever)
+      return;
     return adaptLook(D, F.Threshold);
+  }
   if (Calls != 1 || !runListActive)
     return;
   applyListed(F, runListApply(D));
@@ -378,7 +386,7 @@ SPIKETRAP_ALWAYS_INLINE bool enter(spiketrap_desc *D, void *Addr) {
   // Now and then, a look at whether this function ever comes close; and
   // its first call (Calls 0 or 1 modulo kLookEvery: one test all the same).
   if (SPIKETRAP_UNLIKELY(!(Calls & (kLookEvery - 2))))
-    look(D, F, Calls);
+    look(T, Depth, D, F, Calls);
   return true;
 }
 

@@ -552,7 +552,11 @@ SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
       (Now - InStart - SPIKETRAP_RACY(In.ChildTicks)) * 2 >= InThr &&
       InDesc && InDesc->num_callees &&
       (__atomic_load_n(&B->RearmStart, __ATOMIC_ACQUIRE) != InStart ||
-       B->RearmDesc != InDesc))
+       B->RearmDesc != InDesc ||
+       // Nothing was switched off yet when it first ran long (a loop that
+       // never returns, its callees still learning): asked again after each
+       // threshold of time, until something is timed again.
+       (!B->NumRearmed && Now - B->RearmAt >= InThr)))
     Rearm = {B, InDesc, InStart};
   // Sampling itself already at the pace of its innermost hot call, or our
   // last signal not seen yet (the thread blocks it now, or has not run
@@ -655,6 +659,7 @@ void samplerRearm(const RearmRequest &R, uint64_t Now) {
       B.Rearmed[N++] = C;
   B.NumRearmed = N;
   B.RearmDesc = D;
+  B.RearmAt = Now;
   __atomic_store_n(&B.RearmStart, R.Start, __ATOMIC_RELEASE);
   if (N)
     adaptRearmCallees(D, Now);

@@ -69,6 +69,7 @@ struct SampleBuffer {
   const spiketrap_desc *RearmDesc;
   uint64_t RearmStart;
   uint32_t NumRearmed;
+  uint64_t RearmAt; // when (ticks): the watcher's own
   const spiketrap_desc *Rearmed[kMaxCandidates];
   // The thread's.
   uint32_t KicksSeen; // signals the handler saw
