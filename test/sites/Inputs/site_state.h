@@ -34,7 +34,10 @@ static inline const char *site_state(const void *Fn) {
 // switched Fn off and its site reads "off" (at most 200 rounds): on a loaded
 // or emulated machine a preempted call may come near the threshold, and
 // adaptive mode then waits for more calls before it decides.
-static inline const char *call_until_off(const void *Fn, void (*Call)(int)) {
+// Not inlined: the functions it calls must have a caller that is not an
+// ignored frame (main's callees stay timed: docs/selection.md).
+static __attribute__((noinline)) const char *call_until_off(const void *Fn,
+                                                            void (*Call)(int)) {
   for (int R = 0; R < 200 && strcmp(site_state(Fn), "off"); ++R)
     for (int I = 0; I < 4096; ++I)
       Call(I);
