@@ -1,4 +1,4 @@
-// RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
+// RUN: %clang %spiketrap_all -mllvm -spiketrap-late-probes=false -g -O2 -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2>&1 | FileCheck %s
 
 // A function a thread's start routine (an ignored frame: a parent, never a
@@ -6,7 +6,9 @@
 // leaf, a spike below it would have no timed caller to be reported at (the
 // worker's loop never returns in time, and is ignored) nor a frame to be
 // sampled in. step's slow call is reported, with leaf, switched off after
-// its first 512 calls, named by the samples or as its candidate.
+// its first 512 calls, named by the samples or as its candidate. (Without
+// late probes, which with -spiketrap-switch=flag would time leaf's slow
+// path on their own.)
 
 #include "../Inputs/spin.h"
 #include <pthread.h>
@@ -34,5 +36,6 @@ int main(void) {
 // CHECK: spike: {{.*}} in step
 // CHECK: leaf
 // main, worker, all 5000 calls of step, leaf's first 512 and, timed again
-// by step's spike, its last 999.
-// CHECK: spiketrap: {{[0-9]+}} spikes, 6513 instrumented calls
+// by step's spike, its last 999 (not if the spike was mostly its thread
+// waiting for a CPU, on a loaded machine: 5514).
+// CHECK: spiketrap: {{[0-9]+}} spikes, {{6513|5514}} instrumented calls
