@@ -182,9 +182,11 @@ void watcherStart() {
     return;
   Hangs = watchdogInit();
   Sampling = samplerInit();
-  // Preemption needs the watcher's looks: it comes with sample=1, also
-  // where sampling itself cannot be (under a sanitizer, an old C library).
-  runDelayInit(Hangs || (flags.enabled && flags.sample));
+  // Preemption needs the watcher's looks: it comes with sampling (or
+  // hang_after=). Not where sampling cannot be (under a sanitizer, whose
+  // ThreadSanitizer would take the watcher's racy reads of other threads'
+  // frames for the program's races; an old C library).
+  runDelayInit(Hangs || Sampling);
   Preemption = preemptionSource() == PreemptionSource::RunDelay;
   if (!Hangs && !Sampling && !Preemption)
     return;

@@ -1,6 +1,8 @@
 // RUN: %clang -g -O2 -c %S/Inputs/burn_cpu.c -o %t.burn.o
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %t.burn.o %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t 2>&1 | FileCheck %s
+// REQUIRES: no-sanitizer
+// (Under a sanitizer the watcher, which reads run delays, does not start.)
 
 // A spike that was its thread waiting for a CPU says nothing of the code:
 // adaptive mode neither keeps the function timed nor times its switched-off

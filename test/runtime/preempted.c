@@ -3,6 +3,8 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=100ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=burn_cpu_ms --implicit-check-not=suggest: < %t.err
 // RUN: python3 %S/Inputs/preempted.py %t.json | FileCheck %s --check-prefix=JSON
+// REQUIRES: no-sanitizer
+// (Under a sanitizer the watcher, which reads run delays, does not start.)
 
 // A call whose thread waits for the CPU most of its time (another thread
 // of the program has it) is labelled preempted: not its untimed callee,
