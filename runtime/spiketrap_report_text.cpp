@@ -535,6 +535,12 @@ void writeText(Buffer &B, const ReportModel &M) {
              "had been open:\n");
   printOpen(B, M);
   printSuggestions(B, M);
+  // Before the totals, which stay the report's last line but for notes on
+  // calls not timed (idle, lost).
+  if (M.size() && preemptionSource() == PreemptionSource::None)
+    B.format("spiketrap: self times may include preemption (time waiting for "
+             "a CPU): not measured, {}\n",
+             preemptionUnknownWhy());
   SpikeTotals S = spikeTotals();
   ThreadTotals T = threadTotals();
   B.format("spiketrap: {} spikes, ", S.Recorded);
@@ -545,10 +551,6 @@ void writeText(Buffer &B, const ReportModel &M) {
            T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth, clockName(),
            theClock.TicksPerSecond / 1000000);
   printIdle(B);
-  if (M.size() && preemptionSource() == PreemptionSource::None)
-    B.format("spiketrap: self times may include preemption (time waiting for "
-             "a CPU): not measured, {}\n",
-             preemptionUnknownWhy());
   // Untimed past the capacity, and left there by longjmp or an exception:
   // the thread's timing stopped until a hook above them.
   if (T.Lost)

@@ -12,6 +12,7 @@
 #include "spiketrap_rundelay.h"
 #include "spiketrap_arch.h"
 #include "spiketrap_clock.h"
+#include "spiketrap_flags.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_record.h"
 #include "spiketrap_waits.h"
@@ -137,7 +138,9 @@ void runDelayInit(bool WatcherRuns) {
     return;
   }
   if (!WatcherRuns) {
-    Why = "no watcher thread (sample=0)";
+    Why = flags.sample ? "no watcher thread (no sampling under a sanitizer "
+                         "or with an old C library)"
+                       : "no watcher thread (sample=0)";
     return;
   }
   uint64_t Ns;

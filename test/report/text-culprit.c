@@ -44,6 +44,8 @@ int main(void) {
 // CHECK:      suggest: {{.*}}fun:setup_level
 // CHECK-NEXT: suggest: {{.*}}fun:slow_parent
 // CHECK-NEXT: suggest: {{.*}}fun:decode
+// sample=0: no watcher, no run delays.
+// CHECK-NEXT: spiketrap: self times may include preemption
 // CHECK-NEXT: spiketrap: 8 spikes,
 
 // VALID: 1 valid, 0 invalid
