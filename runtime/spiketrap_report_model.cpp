@@ -200,9 +200,13 @@ bool ReportModel::build() {
     I = J;
   }
   // The worst spike first: that is the one to fix (idle time not counted:
-  // a call that slept a second and worked 10 ms was 10 ms late).
+  // a call that slept a second and worked 10 ms was 10 ms late). Stacks
+  // late because their thread waited for a CPU come after all others: no
+  // code to fix there.
   sortBy(Groups.begin(), Groups.begin() + NumGroups,
             [&](const StackGroup &A, const StackGroup &B) {
+              if (Preempted[A.Worst] != Preempted[B.Worst])
+                return Preempted[B.Worst];
               uint64_t DA = Records[A.Worst]->activeTicks(),
                        DB = Records[B.Worst]->activeTicks();
               return DA != DB ? DA > DB : A.First < B.First;
@@ -297,8 +301,11 @@ bool ReportModel::buildBlame() {
                        Own[E - 1]};
     B = E;
   }
+  // Worst first; rows of preemption last, as the stacks.
   sortBy(Rows.begin(), Rows.begin() + NumRows,
-         [](const CulpritRow &A, const CulpritRow &B) {
+         [&](const CulpritRow &A, const CulpritRow &B) {
+           if (Pre(A.Worst) != Pre(B.Worst))
+             return Pre(B.Worst);
            if (A.WorstNs != B.WorstNs)
              return A.WorstNs > B.WorstNs;
            return A.Worst < B.Worst;

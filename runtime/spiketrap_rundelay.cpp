@@ -222,10 +222,11 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
     ++T.RunDelayNext;
 }
 
-SPIKETRAP_RACY_READER bool runDelayMostlyRan(const ThreadState &T,
-                                             uint64_t Start, uint64_t Now) {
+SPIKETRAP_RACY_READER bool runDelayExplains(const ThreadState &T,
+                                            uint64_t Start, uint64_t Now,
+                                            uint64_t Threshold) {
   if (!On)
-    return true;
+    return false;
   uint64_t From = UINT64_MAX, BaseCpu = 0;
   for (const RunDelayMark &M : T.RunDelayMarks) {
     uint64_t At = __atomic_load_n(&M.At, __ATOMIC_ACQUIRE);
@@ -236,8 +237,15 @@ SPIKETRAP_RACY_READER bool runDelayMostlyRan(const ThreadState &T,
   }
   uint64_t Cpu = BaseCpu ? cpuNs(threadCpuClock(T.Tid)) : 0;
   if (!Cpu || Cpu < BaseCpu)
-    return true;
-  return (Cpu - BaseCpu) * 2 >= ticksToNs(Now - From);
+    return false;
+  // The call's share off the CPU taken as that since the reading (before it,
+  // the watcher did not look).
+  uint64_t Ran = Cpu - BaseCpu, Since = ticksToNs(Now - From);
+  uint64_t Own = ticksToNs(Now - Start);
+  if (!Since || Ran >= Since)
+    return false;
+  double Off = double(Since - Ran) / double(Since);
+  return latePreempted(uint64_t(Off * double(Own)), Own, ticksToNs(Threshold));
 }
 
 bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,

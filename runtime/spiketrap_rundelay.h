@@ -47,11 +47,13 @@ void runDelayNoWatcher();
 // unless a reading since Start is kept already.
 void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now);
 // The watcher's, before it times the switched-off callees of T's call open
-// from Start (its own time passed its threshold): whether T ran at least
-// half the time since its reading inside that call (true when there is
-// none). A thread mostly off the CPU was preempted or blocked: that time is
-// in no callee's code. One clock read (~1 us).
-bool runDelayMostlyRan(const ThreadState &T, uint64_t Start, uint64_t Now);
+// from Start (its own time passed its threshold, in ticks): whether the call
+// is late because T waited, by the report's rule (latePreempted), its
+// share of time off the CPU since its reading inside that call taken for
+// the whole call (false when there is no reading). That time is in no
+// callee's code. One clock read (~1 us).
+bool runDelayExplains(const ThreadState &T, uint64_t Start, uint64_t Now,
+                      uint64_t Threshold);
 // For recordSpike, on T's own thread (async-signal-safe): how long T waited
 // for a CPU in its call open from Start to End, at least, into Ns. False:
 // not measured (no reading of the watcher inside the call, or off).

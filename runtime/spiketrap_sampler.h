@@ -117,7 +117,7 @@ HotCall findHotCall(ThreadState &T, uint64_t Now);
 struct RearmRequest {
   SampleBuffer *B;
   const spiketrap_desc *Desc;
-  uint64_t Start;
+  uint64_t Start, Threshold; // ticks
 };
 void samplerWatch(ThreadState &T, uint64_t Now, const HotCall &Hot,
                   bool Waiting, RearmRequest &Rearm);

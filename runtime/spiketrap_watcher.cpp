@@ -70,10 +70,10 @@ void look(ThreadState &T, void *P) {
   if (Sampling) {
     RearmRequest R = {};
     samplerWatch(T, L.Now, H, Waiting, R);
-    // Its thread mostly off the CPU since the call got hot (a loaded
-    // machine): the time is not its callees'. Asked again at the next look.
+    // Late because its thread waited for a CPU (a loaded machine): the time
+    // is not its callees'. Asked again at the next look.
     if (R.B && L.NumRearms < kMaxRearms &&
-        runDelayMostlyRan(T, R.Start, L.Now))
+        !runDelayExplains(T, R.Start, L.Now, R.Threshold))
       L.Rearms[L.NumRearms++] = R;
   }
   // After the sampling signal (this takes ~20 us). Not while it waits (an
