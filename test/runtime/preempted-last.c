@@ -21,16 +21,17 @@ __attribute__((noinline)) unsigned render(void) { return burn_cpu_ms(10); }
 __attribute__((noinline)) unsigned update(void) { return burn_cpu_ms(150); }
 
 int main(void) {
+  unsigned R = update(); // first: nice 19 below is for good
   startHogOnThisCpu();
   setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
-  unsigned R = render();
+  R += render();
   stopHog();
-  R += update();
   return R == 42;
 }
 
 // CHECK:      culprit < callers that spiked
-// CHECK-NEXT: ~ burn_cpu_ms ({{.*}}) (sampled) < update{{$}}
+// (Named by samples, unless a loaded machine left too few that agree.)
+// CHECK-NEXT: {{ (~ burn_cpu_ms \(.*\) \(sampled\) < update|update \(.*\))$}}
 // CHECK-NEXT: render ({{.*}}preempted-last.c:[[#]]) (preempted){{$}}
 // CHECK-EMPTY:
 // CHECK-NEXT: spike: {{.*}} in update
