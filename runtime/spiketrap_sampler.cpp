@@ -58,9 +58,8 @@ char Cookie;
 uint32_t Pid;
 
 // The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
-// take tens of nanoseconds each. So does the C library's clock_gettime,
-// which calls the vDSO's (gettimeofday and time are the vDSO's own).
-uintptr_t VdsoLo, VdsoHi, LibcClock;
+// take tens of nanoseconds each.
+uintptr_t VdsoLo, VdsoHi;
 
 // Functions whose frames are not what their unwind tables say while they
 // run (the unwinder installing a landing pad rewrites its own frame's saved
@@ -455,11 +454,6 @@ bool samplerInit() {
         VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
       }
   }
-  // dlsym: the C library's, where a non-PIE program's address would be its
-  // PLT entry; a static program has only ours to take.
-  LibcClock = uintptr_t(dlsym(RTLD_DEFAULT, "clock_gettime"));
-  if (!LibcClock)
-    LibcClock = uintptr_t(&clock_gettime);
   // The unwinder's one-time set-up (and its lazy bindings) now, not in a
   // handler.
   int Frames = 0;
@@ -802,9 +796,7 @@ void samplerSignalTaken(int Sig) {
 //===-- The culprit, when a spike is recorded -----------------------------===//
 
 namespace {
-bool inVdso(uintptr_t Fn) {
-  return (Fn >= VdsoLo && Fn < VdsoHi) || Fn == LibcClock;
-}
+bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
 
 // Samples that must agree: two in a row by chance are easy to get from a
 // call a preemption stretched (the samples after it resumes land wherever
