@@ -204,13 +204,13 @@ bool ReportModel::build() {
   // late because their thread waited for a CPU come after all others: no
   // code to fix there.
   sortBy(Groups.begin(), Groups.begin() + NumGroups,
-            [&](const StackGroup &A, const StackGroup &B) {
-              if (Preempted[A.Worst] != Preempted[B.Worst])
-                return Preempted[B.Worst];
-              uint64_t DA = Records[A.Worst]->activeTicks(),
-                       DB = Records[B.Worst]->activeTicks();
-              return DA != DB ? DA > DB : A.First < B.First;
-            });
+         [&](const StackGroup &A, const StackGroup &B) {
+           if (Preempted[A.Worst] != Preempted[B.Worst])
+             return Preempted[B.Worst];
+           uint64_t DA = Records[A.Worst]->activeTicks(),
+                    DB = Records[B.Worst]->activeTicks();
+           return DA != DB ? DA > DB : A.First < B.First;
+         });
   return buildBlame() && buildHangs() && buildOpen() && buildFunctions();
 }
 
