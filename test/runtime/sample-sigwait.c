@@ -10,12 +10,12 @@
 #include <signal.h>
 #include <stdio.h>
 
-static volatile int Stop, Got;
+static int Stop, Got; // atomics: ThreadSanitizer runs this test too
 
 __attribute__((noinline)) void serve_signals(void) {
   sigset_t All;
   sigfillset(&All);
-  while (!Stop) {
+  while (!__atomic_load_n(&Stop, __ATOMIC_RELAXED)) {
     spin_ns(2000000); // past half the threshold, and not waiting
     struct timespec T = {0, 10000000};
     if (sigtimedwait(&All, 0, &T) > 0)
@@ -41,7 +41,7 @@ int main(void) {
   sigemptyset(&None);
   pthread_sigmask(SIG_SETMASK, &None, 0);
   work();
-  Stop = 1;
+  __atomic_store_n(&Stop, 1, __ATOMIC_RELAXED);
   pthread_join(T, 0);
   printf("signals taken by sigtimedwait: %d\n", Got);
   return 0;
