@@ -31,7 +31,7 @@ int main() {
     frame(F);
 }
 
-// CHECK:      spike: {{[0-9.]+}} ms in lookup(int, bool) ({{.*}}blocking.cpp:14)
+// CHECK:      spike: {{[0-9.]+ m?s}} in lookup(int, bool) ({{.*}}blocking.cpp:14)
 // CHECK-NEXT: thread main
 // (its sleep is idle: "idle: ..." in builds that note waits, report_idle=1)
 // CHECK:      #0 main

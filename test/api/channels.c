@@ -37,8 +37,8 @@ int main(void) {
 // before audio_mix.
 // OFF-NOT: in net_poll (
 // OFF: spiketrap: 2 spikes
-// AUDIO: spike: {{[0-9.]+}} ms in audio_mix
-// DECODE: spike: {{[0-9.]+}} ms in decode
+// AUDIO: spike: {{[0-9.]+ m?s}} in audio_mix
+// DECODE: spike: {{[0-9.]+ m?s}} in decode
 // DECODE-NEXT: thread main
 // DECODE-NEXT: #0 main
 // DECODE-NEXT: #1 net_poll

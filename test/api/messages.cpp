@@ -38,10 +38,10 @@ int main() {
   return 0;
 }
 
-// DESC: spike: {{[0-9.]+}} ms in executeScript(ScriptContext*) ({{.*}}), threshold 500.000 us
+// DESC: spike: {{[0-9.]+ m?s}} in executeScript(ScriptContext*) ({{.*}}), threshold 500.000 us
 // DESC: #1 executeScript
 // DESC-NEXT: message: Script function: slow_fn
-// OT: spike: {{[0-9.]+}} ms in executeScriptOT(ScriptContext*) ({{.*}}), threshold 1.000 ms
+// OT: spike: {{[0-9.]+ m?s}} in executeScriptOT(ScriptContext*) ({{.*}}), threshold 1.000 ms
 // OT: #1 executeScriptOT
 // OT-NEXT: over threshold: Script function: slow_ot
 // OT-NOT: fast_

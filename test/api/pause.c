@@ -34,7 +34,7 @@ int main(void) {
 }
 
 // CHECK-NOT: spike: {{.*}} in busy
-// CHECK: spike: {{[0-9.]+}} ms in busy
+// CHECK: spike: {{[0-9.]+ m?s}} in busy
 // CHECK-NEXT: thread main
 // CHECK-NEXT: #0 main
 // CHECK-NEXT: #1 maybe_paused

@@ -28,7 +28,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: spike: {{[0-9.]+}} ms in decompress ({{.*}}scope-no-plugin.c:17), threshold 50.000 ms
+// CHECK: spike: {{[0-9.]+ m?s}} in decompress ({{.*}}scope-no-plugin.c:17), threshold 50.000 ms
 // CHECK-NEXT: thread main (tid {{[0-9]+}}), frame 3,
 // CHECK-NEXT: #0  load_level ({{.*}}scope-no-plugin.c:12)
 // CHECK-NEXT: message: level 2

@@ -24,5 +24,5 @@ int main(void) {
   return 0;
 }
 
-// CHECK: spike: {{[0-9.]+}} ms in work
+// CHECK: spike: {{[0-9.]+ m?s}} in work
 // CHECK-NEXT: thread AsyncLoader (tid

@@ -42,13 +42,13 @@ int main(void) {
 }
 
 // The slow step is over its inherited 0.1 ms; tick's 20 ms are under 100 ms.
-// SCRIPT: spike: {{[0-9.]+}} ms in script_step ({{.*}}), threshold 100.000 us
+// SCRIPT: spike: {{[0-9.]+ m?s}} in script_step ({{.*}}), threshold 100.000 us
 // SCRIPT-NEXT: thread main
 // SCRIPT-NEXT: #0 main
 // SCRIPT-NEXT: #1 tick ({{.*}}:{{[0-9]+}}){{ *$}}
 // SCRIPT-NEXT: #2 script_step
 // The load keeps the inherited 0.1 ms; tick's threshold is now 500 ms.
-// LOAD: spike: {{[0-9.]+}} ms in load ({{.*}}), threshold 100.000 us
+// LOAD: spike: {{[0-9.]+ m?s}} in load ({{.*}}), threshold 100.000 us
 // LOAD-NEXT: thread main
 // LOAD-NEXT: #0 main
 // LOAD-NEXT: #1 tick ({{.*}}:{{[0-9]+}}){{ *$}}

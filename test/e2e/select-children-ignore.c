@@ -64,7 +64,7 @@ int main(void) {
 // CHILDREN:      spiketrap: 2 spikes
 
 // IGNORE-NOT:    spike:
-// IGNORE:        spike: {{[0-9.]+}} ms in parse ({{.*}}), threshold 1.000 ms
+// IGNORE:        spike: {{[0-9.]+ m?s}} in parse ({{.*}}), threshold 1.000 ms
 // IGNORE-NEXT:     thread main
 // IGNORE-NEXT:     #0 main
 // IGNORE-NEXT:     #1 loader ({{.*}}){{$}}
@@ -73,6 +73,6 @@ int main(void) {
 // IGNORE:        spiketrap: 1 spikes
 
 // IGNORE-CHILDREN-NOT: spike:
-// IGNORE-CHILDREN:     spike: {{[0-9.]+}} ms in third_party ({{.*}}), threshold 1.000 ms
+// IGNORE-CHILDREN:     spike: {{[0-9.]+ m?s}} in third_party ({{.*}}), threshold 1.000 ms
 // IGNORE-CHILDREN-NOT: spike:
 // IGNORE-CHILDREN:     spiketrap: 1 spikes, 3 instrumented calls

@@ -35,12 +35,12 @@ int main() {
 }
 
 // CHECK-NOT: spike:
-// CHECK:     spike: {{[0-9.]+}} ms in (anonymous namespace)::frame(int) ({{.*}}select-frame-script.cpp:{{[0-9]+}}), threshold 200.000 ms
+// CHECK:     spike: {{[0-9.]+ m?s}} in (anonymous namespace)::frame(int) ({{.*}}select-frame-script.cpp:{{[0-9]+}}), threshold 200.000 ms
 // CHECK-NOT: spike:
-// CHECK:     spike: {{[0-9.]+}} ms in (anonymous namespace)::runScript(int, int) ({{.*}}select-frame-script.cpp:{{[0-9]+}}), threshold 20.000 ms
+// CHECK:     spike: {{[0-9.]+ m?s}} in (anonymous namespace)::runScript(int, int) ({{.*}}select-frame-script.cpp:{{[0-9]+}}), threshold 20.000 ms
 // CHECK-NEXT:  thread main
 // CHECK-NEXT:  #0 main ({{.*}})
 // CHECK-NEXT:  #1 (anonymous namespace)::frame(int) ({{.*}}){{$}}
-// CHECK-NEXT:  #2 (anonymous namespace)::runScript(int, int) ({{.*}}) {{[0-9.]+}} ms > 20.000 ms
+// CHECK-NEXT:  #2 (anonymous namespace)::runScript(int, int) ({{.*}}) {{[0-9.]+ m?s}} > 20.000 ms
 // CHECK-NOT: spike:
 // CHECK:     spiketrap: 2 spikes, 26 instrumented calls

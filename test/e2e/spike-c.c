@@ -18,7 +18,7 @@ int main(void) {
 }
 
 // CHECK: ==== spiketrap report (pid {{[0-9]+}}): calls over 1.000 ms
-// CHECK: spike: {{[0-9.]+}} ms in load_level ({{.*}}spike-c.c:12), threshold 1.000 ms
+// CHECK: spike: {{[0-9.]+ m?s}} in load_level ({{.*}}spike-c.c:12), threshold 1.000 ms
 // CHECK-NEXT: thread main (tid {{[0-9]+}}), {{.*}} after start
 // CHECK-NEXT: #0 main ({{.*}}spike-c.c:15){{$}}
 // CHECK-NEXT: #1 tick ({{.*}}spike-c.c:13) {{[0-9.]+}} ms > 1.000 ms

@@ -25,7 +25,7 @@ int main() {
     W.tick(Frame);
 }
 
-// CHECK: spike: {{[0-9.]+}} ms in game::World::stream(int) ({{.*}}spike-cpp.cpp:14), threshold 1.000 ms
+// CHECK: spike: {{[0-9.]+ m?s}} in game::World::stream(int) ({{.*}}spike-cpp.cpp:14), threshold 1.000 ms
 // CHECK-NEXT: thread main {{.*}}; this stack spiked 3 times, the worst is shown
 // CHECK-NEXT: #0 main ({{.*}}spike-cpp.cpp:22)
 // CHECK-NEXT: #1 game::World::tick(int) ({{.*}}spike-cpp.cpp:15) {{[0-9.]+}} ms > 1.000 ms

@@ -31,12 +31,12 @@ int main(void) {
 // CHECK-NEXT:      4  {{[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *[0-9.]+}} ms {{ *}}1.000 ms   4/4 100%      draw ({{.*}}text-summary.c:12) < frame{{$}}
 // CHECK-NOT:  quick
 // A loaded machine may add rows and stacks of preemption; they come last.
-// CHECK:      {{^}}spike: {{[0-9.]+}} ms in load_zone ({{.*}}text-summary.c:11), threshold 1.000 ms
+// CHECK:      {{^}}spike: {{[0-9.]+ m?s}} in load_zone ({{.*}}text-summary.c:11), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 2 times, the worst is shown
 // CHECK-NEXT:   #0  main ({{.*}}text-summary.c:22){{$}}
 // CHECK-NEXT:   #1  frame ({{.*}}text-summary.c:14)      {{[0-9.]+}} ms > 1.000 ms (self {{[0-9.]+ [nmu]?s}}, callees {{[0-9.]+}} ms{{(, preempted [0-9.]+ [nmu]?s)?}})
 // CHECK-NEXT:   #2  load_zone ({{.*}}text-summary.c:11)  {{[0-9.]+}} ms > 1.000 ms{{( \(self [0-9.]+ [nmu]?s, preempted [0-9.]+ [nmu]?s\))?$}}
-// CHECK-NEXT: spike: {{[0-9.]+}} ms in draw ({{.*}}text-summary.c:12), threshold 1.000 ms
+// CHECK-NEXT: spike: {{[0-9.]+ m?s}} in draw ({{.*}}text-summary.c:12), threshold 1.000 ms
 // CHECK-NEXT:   thread main (tid {{[0-9]+}}), {{[0-9.]+ [mu]?s}} after start; this stack spiked 4 times, the worst is shown
 // CHECK-NEXT:   #0  main
 // CHECK-NEXT:   #1  frame
