@@ -119,7 +119,7 @@ bool threadReady(ThreadState &T) {
   if (ExitKeyReady)
     pthread_setspecific(ExitKey, &T);
   T.Status = StatusActive;
-  samplerThreadRuns(); // a watcher dozing while all others wait
+  samplerThreadStarts(T);
   return true;
 }
 

@@ -115,6 +115,14 @@ uint64_t readBlocked(uint32_t Tid) {
   return V;
 }
 
+// This thread's voluntary context switches, or UINT64_MAX.
+uint64_t ownBlocked() {
+  struct rusage Use;
+  if (arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
+    return UINT64_MAX;
+  return uint64_t(Use.ru_nvcsw);
+}
+
 // Thread Tid's CPU time (its CPU-time clock, as pthread_getcpuclockid
 // makes it: the kernel's CPUCLOCK_SCHED per thread), or 0.
 uint64_t cpuNs(clockid_t Clock) {
@@ -168,10 +176,9 @@ void runDelayNoWatcher() {
   Why = "no watcher thread";
 }
 
-SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
-                                         uint64_t Now) {
-  if (!On)
-    return;
+namespace {
+SPIKETRAP_RACY_READER void watch(ThreadState &T, uint64_t Start, uint64_t Now,
+                                 bool Self, uint64_t Waited) {
   RunDelayMark *M = T.RunDelayMarks;
   // A reading taken since the call began serves it (and its callers).
   uint64_t Newest = 0;
@@ -184,8 +191,13 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
   uint64_t Ns;
   if (readRunDelay(T.Tid, Ns) != ReadOk)
     return;
-  uint64_t Blocked = readBlocked(T.Tid);
-  uint64_t Cpu = cpuNs(threadCpuClock(T.Tid));
+  Waited = Waited < Now - Start ? Waited : Now - Start;
+  uint64_t WaitedNs = ticksToNs(Waited);
+  Ns = Ns > WaitedNs ? Ns - WaitedNs : 0;
+  Now -= Waited;
+  // Its own: from the kernel's counters, not a 4 KB file on a signal stack.
+  uint64_t Blocked = Self ? ownBlocked() : readBlocked(T.Tid);
+  uint64_t Cpu = cpuNs(Self ? CLOCK_THREAD_CPUTIME_ID : threadCpuClock(T.Tid));
   // The slot: the oldest reading no open call needs (a call uses the
   // first reading after its start: one with no open call begun between the
   // reading before it and it serves none), else the oldest.
@@ -221,6 +233,20 @@ SPIKETRAP_RACY_READER void runDelayWatch(ThreadState &T, uint64_t Start,
   if (Slot == T.RunDelayNext % kRunDelayMarks)
     ++T.RunDelayNext;
 }
+} // namespace
+
+bool runDelayOn() { return __atomic_load_n(&On, __ATOMIC_RELAXED); }
+
+void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now) {
+  if (On)
+    watch(T, Start, Now, false, 0);
+}
+
+void runDelayWatchSelf(ThreadState &T, uint64_t Start, uint64_t Now,
+                       uint64_t Waited) {
+  if (On)
+    watch(T, Start, Now, true, Waited);
+}
 
 SPIKETRAP_RACY_READER bool runDelayExplains(const ThreadState &T,
                                             uint64_t Start, uint64_t Now,
@@ -235,7 +261,7 @@ SPIKETRAP_RACY_READER bool runDelayExplains(const ThreadState &T,
       BaseCpu = __atomic_load_n(&M.CpuNs, __ATOMIC_RELAXED);
     }
   }
-  uint64_t Cpu = BaseCpu ? cpuNs(threadCpuClock(T.Tid)) : 0;
+  uint64_t Cpu = BaseCpu ? cpuNs(CLOCK_THREAD_CPUTIME_ID) : 0;
   if (!Cpu || Cpu < BaseCpu)
     return false;
   // The call's share off the CPU taken as that since the reading (before it,

@@ -5,9 +5,10 @@
 // keeps, per thread, the nanoseconds it waited for a CPU while runnable:
 // run_delay, the second field of /proc/<pid>/task/<tid>/schedstat, added
 // each time the thread gets a CPU back. Nothing runs in the hooks:
-//   - the watcher thread, when it first sees a call open past half its
-//     threshold, reads the thread's run_delay (a preemption in progress then
-//     is added later, so it still counts) and keeps it with the time;
+//   - when a call is first seen open past half its threshold (by its
+//     thread's sampling tick, or the watcher's look without sampling), the
+//     thread's run_delay is read (a preemption in progress then is added
+//     later, so it still counts) and kept with the time;
 //   - when such a call spikes, its thread reads its own run_delay: the
 //     difference is the time it waited for a CPU since the watcher's
 //     reading, a lower bound of the call's (a preemption that ended before
@@ -42,15 +43,24 @@ const char *preemptionUnknownWhy();
 void runDelayInit(bool WatcherRuns);
 // The watcher could not start after all.
 void runDelayNoWatcher();
-// The watcher's look at T (registry lock held): Start is the start of T's
-// innermost call open past half its threshold, at Now. Reads T's run delay
-// unless a reading since Start is kept already.
+// Whether run delays are read (PreemptionSource::RunDelay).
+bool runDelayOn();
+// The watcher's look at T (registry lock held) when sampling is off: Start
+// is the start of T's innermost call open past half its threshold, at Now.
+// Reads T's run delay unless a reading since Start is kept already.
 void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now);
-// The watcher's, before it times the switched-off callees of T's call open
-// from Start (its own time passed its threshold, in ticks): whether the call
-// is late because T waited, by the report's rule (latePreempted), its
-// share of time off the CPU since its reading inside that call taken for
-// the whole call (false when there is no reading). That time is in no
+// The same on T's own thread, by its sampling tick (in its signal handler)
+// when sampling is on, the only reader then. The tick came Waited ticks
+// late because T waited for a CPU: that wait, which the kernel has added to
+// the run delay by now, is taken out, as the watcher's reading on time
+// would not have had it yet.
+void runDelayWatchSelf(ThreadState &T, uint64_t Start, uint64_t Now,
+                       uint64_t Waited);
+// T's sampling tick, before it times the switched-off callees of T's call
+// open from Start (its own time passed its threshold, in ticks): whether
+// the call is late because T waited, by the report's rule (latePreempted),
+// its share of time off the CPU since its reading inside that call taken
+// for the whole call (false when there is no reading). That time is in no
 // callee's code. One clock read (~1 us).
 bool runDelayExplains(const ThreadState &T, uint64_t Start, uint64_t Now,
                       uint64_t Threshold);

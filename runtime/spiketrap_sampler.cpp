@@ -3,17 +3,23 @@
 // The signal (a real-time one the program leaves at its default action,
 // from SIGRTMAX down), its handler, the per-thread sample buffers and
 // timers, and the culprit a spike's samples agree on. Who sends what:
-//   - the watcher thread looks at every thread each tick (samplerWatch);
-//     one with a call open past half its threshold, not waiting in an
-//     interposed call and not sampling itself yet, gets one queued signal
-//     (rt_tgsigqueueinfo, carrying our cookie);
-//   - the handler, on that thread, takes a sample and arms the thread's own
-//     timer (SIGEV_THREAD_ID), which signals it again after a period: 100 us,
-//     or 1/16 of the open call's age, or 20 times what the last sample cost,
-//     whichever is longest; it disarms when no call is past half its
-//     threshold any more;
-//   - an interposed wait disarms it first (samplerPauseForWait): no signal
-//     makes a sleep or a poll return EINTR.
+//   - a running thread ticks itself: its own timer (SIGEV_THREAD_ID)
+//     signals it every millisecond, or when one of its open calls will pass
+//     half its threshold, if that is sooner. A tick costs the thread a
+//     signal (a few us); a look of another thread would cost a wake-up of
+//     that thread each time (~50 us on a VM) and a signal besides;
+//   - while a call is open past half its threshold the handler samples it,
+//     every 100 us, or 1/16 of the call's age, or 20 times what the last
+//     sample cost, whichever is longest;
+//   - the timer stops after a few ticks with no call open (the thread runs
+//     code that is not timed, or waits in a call that is not interposed),
+//     for an interposed wait that may last (a sleep, a poll, a condition
+//     variable: samplerPauseForWait; no signal makes a sleep or a poll
+//     return EINTR), and when a tick lands in any other interposed wait
+//     (which restarts); the wait's end starts it again;
+//   - a thread starts ticking when it registers, and the watcher thread
+//     (samplerWatch) starts one that has a call open and does not tick
+//     (one queued signal, rt_tgsigqueueinfo, carrying our cookie).
 // This file has unwind tables: _Unwind_Backtrace starts in the handler.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +28,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_rundelay.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
 
@@ -54,8 +61,10 @@ namespace {
 int SampleSig;
 // Our signals carry its address: a program's own signal of that number (it
 // has no handler of its own for it, or we would have moved) is ignored.
-char Cookie;
-uint32_t Pid;
+// The watcher's carry Cookie[0], which it counts (Kicks); a thread's own
+// start Cookie[1].
+char Cookie[2];
+uint32_t Pid, Uid;
 
 // The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
 // take tens of nanoseconds each.
@@ -71,13 +80,17 @@ uintptr_t Unsafe[10];
 uint32_t NumUnsafe;
 
 constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
+// A running thread's tick, the soonest one, and the ticks in a row with no
+// call open after which it stops.
+constexpr uint64_t kTickNs = 1000000, kMinTickNs = 50000;
+constexpr uint32_t kIdleTicks = 4;
 // What a sample costs the thread (measured on our VM: the signal's round
 // trip ~4 us, ~0.4 us a frame unwound), and at most 1/20 of its time goes
 // to them. From the frames, not the clock: a sample the thread was
 // preempted in would stretch the period for nothing.
 constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
 constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
-uint64_t PeriodTicks;
+uint64_t PeriodTicks, TickTicks;
 // How late the first sample of a call may come (after half its threshold)
 // and still stand for the call's start: the watcher's tick, and a loaded
 // machine's delay in waking it.
@@ -102,7 +115,7 @@ bool makeTimer(ThreadState &T, SampleBuffer &B, int Sig) {
   memset(&Ev, 0, sizeof(Ev));
   Ev.sigev_notify = SIGEV_THREAD_ID;
   Ev.sigev_signo = Sig;
-  Ev.sigev_value.sival_ptr = &Cookie;
+  Ev.sigev_value.sival_ptr = &Cookie[0];
   Ev._sigev_un._tid = pid_t(T.Tid); // sigev_notify_thread_id
   int Id = 0;
   if (sys(SYS_timer_create, CLOCK_MONOTONIC, long(&Ev), long(&Id)) != 0)
@@ -121,8 +134,20 @@ void setTimer(SampleBuffer &B, uint64_t Ns) {
 
 void disarm(SampleBuffer &B) {
   __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
+  B.Live = 0;
+  B.TickDue = B.LastTick = 0;
   if (B.HasTimer)
     setTimer(B, 0);
+}
+
+// Runs F(B) on the thread's timer unless the program took the signal
+// (samplerSignalTaken deletes the timers once no handler or this is
+// inside: InHandler counts them, as a handler may interrupt this).
+template <typename Fn> void withTimer(SampleBuffer &B, Fn F) {
+  __atomic_fetch_add(&B.InHandler, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST) && B.HasTimer)
+    F(B);
+  __atomic_fetch_sub(&B.InHandler, 1, __ATOMIC_RELEASE);
 }
 
 // The first level a sample of T reaches: the innermost live handler's floor
@@ -236,19 +261,20 @@ const Frame *hotFrame(const ThreadState &T, uint32_t Floor, uint32_t Depth,
   return nullptr;
 }
 
-// Takes a sample of the code the signal interrupted (on this thread) and
-// says when to take the next, in ns (0: stop).
-uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
-  uint64_t T0 = now();
+// Takes a sample of the code the signal interrupted (on this thread), whose
+// innermost call open past half its threshold is Hot, and says when to take
+// the next (ticks from T0).
+uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
+                    const Frame *Hot, uint32_t Floor, uint64_t T0) {
   uint32_t Depth = T.Depth;
-  if (T.Status != StatusActive || !Depth || Depth > kMaxDepth)
-    return 0;
-  uint32_t Floor = sampleFloor(T);
-  if (Floor >= Depth)
-    return 0;
-  const Frame *Hot = hotFrame(T, Floor, Depth, T0);
-  if (!Hot)
-    return 0;
+  // Sampling starts anew after a wait or a tick with no such call open; the
+  // first few samples since stay (a call that got hot inside the one
+  // sampled goes on with its samples).
+  if (!B.Live) {
+    ++B.Run;
+    B.Session = 0;
+    B.Live = 1;
+  }
   __atomic_store_n(&B.HotStart, Hot->Start, __ATOMIC_RELAXED);
   uint64_t Age = T0 - Hot->Start, Period = PeriodTicks;
   if (Age / kAgeShare > Period)
@@ -259,7 +285,7 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   if (B.Reading ||
       uintptr_t(T.Frames[Depth - 1].Addr) == kUnderConstruction) {
     ++B.Dropped; // the exit path is reading the samples, or a hook is midway
-    return ticksToNs(Period);
+    return Period;
   }
   constexpr uint32_t kTail = kSampleSlots - kSampleHead;
   Sample &S = B.Slots[B.Session < kSampleHead
@@ -273,7 +299,7 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   if (!W.Found || !W.N || W.Broken) {
     S.Frames = 0;
     ++B.Dropped;
-    return ticksToNs(Period);
+    return Period;
   }
   // Outermost first: the ring from its newest entry back.
   uint32_t Kept = W.N < kSampleFrames ? W.N : kSampleFrames;
@@ -292,41 +318,177 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx) {
   ++B.Session;
   __atomic_fetch_add(&SamplesTaken, 1, __ATOMIC_RELAXED);
   B.CostTicks = nsToTicks(kSampleBaseNs + kSampleFrameNs * W.N);
-  return ticksToNs(Period);
+  return Period;
+}
+
+// Times again the switched-off callees of D, T's innermost call open from
+// Start, past its threshold in its own time (or in code it calls untimed):
+// its switched-off callees may hold that time. A spike in one that recurs
+// while the call runs (a frame loop inside one long call) is then caught at
+// its own level (late probes did this in the flag design). Noted for its
+// spike (samplerRearmed).
+void rearm(SampleBuffer &B, const spiketrap_desc *Desc, uint64_t Start,
+           uint64_t Now) {
+  auto *D = const_cast<spiketrap_desc *>(Desc);
+  __atomic_store_n(&B.RearmStart, 0, __ATOMIC_RELAXED);
+  uint32_t N = 0;
+  for (uint32_t I = 0; I < D->num_callees && N < kMaxCandidates; ++I)
+    if (const spiketrap_desc *C = calleeAt(D, I);
+        __atomic_load_n(&__spiketrap_desc_state(C)->off, __ATOMIC_RELAXED))
+      B.Rearmed[N++] = C;
+  B.NumRearmed = N;
+  B.RearmDesc = D;
+  B.RearmAt = Now;
+  __atomic_store_n(&B.RearmStart, Start, __ATOMIC_RELEASE);
+  if (N)
+    adaptRearmCallees(D, Now);
+}
+
+// Whether the innermost call of T, Hot, open past its threshold in its own
+// time, is to have its switched-off callees timed again now: not done yet
+// for it (or nothing was switched off yet when it first ran long, a loop
+// that never returns, its callees still learning: asked again after each
+// threshold of time), and not late because T waited for a CPU (a loaded
+// machine: that time is not its callees').
+bool rearmDue(const ThreadState &T, const SampleBuffer &B, const Frame &Hot,
+              uint64_t Now) {
+  uint64_t Thr = Hot.Threshold ? Hot.Threshold : globalThresholdTicks;
+  const spiketrap_desc *D = Hot.Desc;
+  if (Thr == kNever || Now - Hot.Start < Thr ||
+      (Now - Hot.Start - Hot.ChildTicks) * 2 < Thr || !D || !D->num_callees)
+    return false;
+  if (B.RearmStart == Hot.Start && B.RearmDesc == D &&
+      (B.NumRearmed || Now - B.RearmAt < Thr))
+    return false;
+  return !runDelayExplains(T, Hot.Start, Now, Thr);
+}
+
+// A tick of this thread: samples its innermost call open past half its
+// threshold when a sample is due, and says when the next tick comes, in ns
+// (0: stop). A tick comes at the next sample, when a call open below the
+// sampled one (for an eighth of its threshold already) passes half its
+// threshold, or a millisecond later (a call may open meanwhile), whichever
+// is first.
+uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
+  uint64_t T0 = now();
+  uint32_t Depth = T.Depth;
+  if (T.Status != StatusActive || !Depth || Depth > kMaxDepth) {
+    B.Live = 0;
+    return ++B.IdleTicks < kIdleTicks ? kTickNs : 0;
+  }
+  B.IdleTicks = 0;
+  // How long this tick waited for a CPU: as late as it came, and at most
+  // the time the thread was off the CPU since the last tick (not a signal
+  // held back while the thread ran, nor a sleep the signal ended).
+  uint64_t Waited = 0;
+  if (runDelayOn()) {
+    timespec C = {};
+    sys(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, long(&C));
+    uint64_t Cpu = uint64_t(C.tv_sec) * 1000000000 + uint64_t(C.tv_nsec);
+    if (B.TickDue && B.LastTick && T0 > B.TickDue && Cpu >= B.LastTickCpuNs) {
+      uint64_t Wall = ticksToNs(T0 - B.LastTick), Ran = Cpu - B.LastTickCpuNs;
+      uint64_t Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
+      Waited = T0 - B.TickDue < Off ? T0 - B.TickDue : Off;
+    }
+    B.LastTick = T0;
+    B.LastTickCpuNs = Cpu;
+  }
+  // Calls are judged as at the time the tick was due: its interrupt and
+  // signal (~30 us on a VM), or a wait for a CPU, would make a call that
+  // had just begun look old.
+  uint64_t At = B.TickDue && B.TickDue < T0 ? B.TickDue : T0;
+  uint32_t Floor = sampleFloor(T);
+  const Frame *Hot = Floor < Depth ? hotFrame(T, Floor, Depth, At) : nullptr;
+  uint64_t Next = T0 + TickTicks;
+  if (!Hot) {
+    B.Live = 0;
+  } else {
+    // Hot at the last tick too: its run delay was read then, so the share
+    // of time it waited for a CPU since is known (for the re-arm).
+    bool WasHot = B.Live && Hot->Start == B.HotStart;
+    if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample)
+      B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0);
+    Next = B.NextSample < Next ? B.NextSample : Next;
+    // Its thread's wait for a CPU from now on (spiketrap_rundelay.h): read
+    // once per call.
+    runDelayWatchSelf(T, Hot->Start, T0, Waited);
+    if (WasHot && Hot == &T.Frames[Depth - 1] && rearmDue(T, B, *Hot, At))
+      rearm(B, Hot->Desc, Hot->Start, At);
+  }
+  for (uint32_t J = Hot ? uint32_t(Hot - T.Frames) + 1 : Floor; J < Depth;
+       ++J) {
+    const Frame &F = T.Frames[J];
+    uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+    if (uintptr_t(F.Addr) == kUnderConstruction || Thr == kNever)
+      continue;
+    // Only for a call open an eighth of its threshold already (as the
+    // watcher's findHotCall): a loop of short calls would have the ticks
+    // chase each one.
+    uint64_t Half = F.Start + Thr / 2;
+    if (Half > At && Half < Next && At >= F.Start &&
+        (At - F.Start) * 8 >= Thr)
+      Next = Half;
+  }
+  uint64_t Ns = ticksToNs(Next > T0 ? Next - T0 : 0);
+  return Ns > kMinTickNs ? Ns : kMinTickNs;
 }
 
 void handler(int Sig, siginfo_t *Info, void *Uctx) {
-  if (!Info || Info->si_value.sival_ptr != &Cookie)
+  if (!Info || (Info->si_value.sival_ptr != &Cookie[0] &&
+                Info->si_value.sival_ptr != &Cookie[1]))
     return; // the program's own, sent with no handler of its own
   ThreadState &T = threadState;
   SampleBuffer *B = T.Samples;
   if (!B)
     return;
   int Saved = errno;
-  if (Info->si_code == SI_QUEUE) { // the watcher's
+  __atomic_store_n(&B->Ticks, B->Ticks + 1, __ATOMIC_RELAXED);
+  if (Info->si_code == SI_QUEUE && Info->si_value.sival_ptr == &Cookie[0])
     __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
-    // Sampling starts anew, unless it runs already (a call got hot inside
-    // the one it ran for): then the outer call's first samples stay.
-    if (!__atomic_load_n(&B->Armed, __ATOMIC_RELAXED)) {
-      ++B->Run;
-      B->Session = 0;
-    }
-  }
   // Against samplerSignalTaken: it clears SampleSig, then waits for
-  // InHandler; we set InHandler, then read SampleSig. Once the signal is
+  // InHandler; we count InHandler, then read SampleSig. Once the signal is
   // given up, its timers are samplerSignalTaken's to delete: hands off.
-  __atomic_store_n(&B->InHandler, 1, __ATOMIC_SEQ_CST);
+  __atomic_fetch_add(&B->InHandler, 1, __ATOMIC_SEQ_CST);
   if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST)) {
-    uint64_t Next = takeSample(T, *B, Uctx);
-    if (!Next || T.InWait) {
+    // Not in a wait (it restarts; the wait is timed as such): the ticks stop
+    // at the second in a row that lands in one (a write that took a while
+    // is not a thread blocked for long) until it ends. No ticks for a thread
+    // about to take signals synchronously.
+    uint64_t Next = 0;
+    if (T.WaitsForSignals)
+      Next = 0;
+    else if (!T.InWait)
+      Next = tick(T, *B, Uctx), B->WaitTicks = 0;
+    else if (++B->WaitTicks < 2)
+      Next = kTickNs;
+    if (!Next) {
       disarm(*B);
     } else if (B->HasTimer || makeTimer(T, *B, Sig)) {
       __atomic_store_n(&B->Armed, 1, __ATOMIC_RELAXED);
+      B->TickDue = now() + nsToTicks(Next);
       setTimer(*B, Next);
     }
   }
-  __atomic_store_n(&B->InHandler, 0, __ATOMIC_RELEASE);
+  __atomic_fetch_sub(&B->InHandler, 1, __ATOMIC_RELEASE);
   errno = Saved;
+}
+
+// Starts the ticks of this thread: a signal to itself, whose handler makes
+// the timer (Cookie[1]: not one of the watcher's counted kicks). Not for a
+// thread that blocks the signal: it may be waiting for it with sigwait.
+void startTicks(ThreadState &T, int Sig) {
+  uint64_t Set = 1ull << (Sig - 1), Old = 0;
+  if (sys(SYS_rt_sigprocmask, SIG_BLOCK, 0, long(&Old), sizeof(Old)) != 0 ||
+      (Old & Set))
+    return;
+  siginfo_t Info;
+  memset(&Info, 0, sizeof(Info));
+  Info.si_signo = Sig;
+  Info.si_code = SI_QUEUE;
+  Info.si_pid = int(Pid);
+  Info.si_uid = Uid;
+  Info.si_value.sival_ptr = &Cookie[1];
+  sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info));
 }
 
 _Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
@@ -442,7 +604,9 @@ bool samplerInit() {
     return false;
   }
   Pid = uint32_t(getpid());
+  Uid = uint32_t(getuid());
   PeriodTicks = nsToTicks(kPeriodNs);
+  TickTicks = nsToTicks(kTickNs);
   LateTicks = nsToTicks(kLateNs);
   if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
           getauxval(AT_SYSINFO_EHDR))) {
@@ -524,13 +688,11 @@ SPIKETRAP_RACY_READER HotCall findHotCall(ThreadState &T, uint64_t Now) {
 }
 
 SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
-                                        const HotCall &Hot, bool Waiting,
-                                        RearmRequest &Rearm) {
+                                        bool Waiting) {
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
-  if (!Sig || !Hot.Start || Waiting || SPIKETRAP_RACY(T.WaitsForSignals))
+  if (!Sig || Waiting || SPIKETRAP_RACY(T.WaitsForSignals) ||
+      SPIKETRAP_RACY(T.Status) != StatusActive || !SPIKETRAP_RACY(T.Depth))
     return;
-  uint32_t Depth = Hot.Depth;
-  uint64_t HotStart = Hot.Start;
   SampleBuffer *B = T.Samples;
   if (!B) {
     if ((B = takeFree())) {
@@ -541,29 +703,9 @@ SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
       return;
     }
   }
-  // The innermost call, past its threshold in its own time (or in code it
-  // calls untimed): its switched-off callees may hold that time.
-  const Frame &In = T.Frames[Depth - 1];
-  uint64_t InThr = SPIKETRAP_RACY(In.Threshold);
-  InThr = InThr ? InThr : globalThresholdTicks;
-  uint64_t InStart = SPIKETRAP_RACY(In.Start);
-  const spiketrap_desc *InDesc = SPIKETRAP_RACY(In.Desc);
-  if (InStart == HotStart && InThr != kNever && Now - InStart >= InThr &&
-      (Now - InStart - SPIKETRAP_RACY(In.ChildTicks)) * 2 >= InThr &&
-      InDesc && InDesc->num_callees &&
-      (__atomic_load_n(&B->RearmStart, __ATOMIC_ACQUIRE) != InStart ||
-       B->RearmDesc != InDesc ||
-       // Nothing was switched off yet when it first ran long (a loop that
-       // never returns, its callees still learning): asked again after each
-       // threshold of time, until something is timed again.
-       (!B->NumRearmed && Now - B->RearmAt >= InThr)))
-    Rearm = {B, InDesc, InStart, InThr};
-  // Sampling itself already at the pace of its innermost hot call, or our
-  // last signal not seen yet (the thread blocks it now, or has not run
-  // since). A call that got hot inside the one it samples for (a spike in
-  // a frame of a main loop) sets a faster pace: a signal now.
-  if ((__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) &&
-       __atomic_load_n(&B->HotStart, __ATOMIC_RELAXED) >= HotStart) ||
+  // Ticking itself already, or our last signal not seen yet (the thread
+  // blocks it now, or has not run since).
+  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) ||
       __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks)
     return;
   // Its signal mask, read once a second at most (a few tens of us, here
@@ -586,8 +728,8 @@ SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
   Info.si_signo = Sig;
   Info.si_code = SI_QUEUE;
   Info.si_pid = int(Pid);
-  Info.si_uid = getuid();
-  Info.si_value.sival_ptr = &Cookie;
+  Info.si_uid = Uid;
+  Info.si_value.sival_ptr = &Cookie[0];
   if (__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST) ||
       sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info)) != 0)
     __atomic_store_n(&B->Kicks, B->Kicks - 1, __ATOMIC_RELAXED);
@@ -628,7 +770,8 @@ void samplerDetach(ThreadState &T) {
     sys(SYS_timer_delete, B->TimerId);
   // Kicks and their count travel with the buffer: a kick still queued for
   // this thread dies with it.
-  B->HasTimer = B->Armed = B->Reading = 0;
+  B->HasTimer = B->Armed = B->Reading = B->Live = B->IdleTicks = 0;
+  B->HotStart = B->NextSample = B->TickDue = B->LastTick = 0;
   B->KicksSeen = B->Kicks;
   B->Taken = B->Session = 0;
   B->MaskTid = 0;
@@ -641,28 +784,11 @@ void samplerAfterForkChild() {
   Pid = uint32_t(getpid());
   // Timers are not inherited; the other threads' buffers are lost.
   if (SampleBuffer *B = threadState.Samples) {
-    B->HasTimer = B->Armed = 0;
+    B->HasTimer = B->Armed = B->Live = 0;
     B->KicksSeen = B->Kicks;
     B->MaskTid = 0;
   }
   FreeLock.reset();
-}
-
-void samplerRearm(const RearmRequest &R, uint64_t Now) {
-  SampleBuffer &B = *R.B;
-  auto *D = const_cast<spiketrap_desc *>(R.Desc);
-  __atomic_store_n(&B.RearmStart, 0, __ATOMIC_RELAXED);
-  uint32_t N = 0;
-  for (uint32_t I = 0; I < D->num_callees && N < kMaxCandidates; ++I)
-    if (const spiketrap_desc *C = calleeAt(D, I);
-        __atomic_load_n(&__spiketrap_desc_state(C)->off, __ATOMIC_RELAXED))
-      B.Rearmed[N++] = C;
-  B.NumRearmed = N;
-  B.RearmDesc = D;
-  B.RearmAt = Now;
-  __atomic_store_n(&B.RearmStart, R.Start, __ATOMIC_RELEASE);
-  if (N)
-    adaptRearmCallees(D, Now);
 }
 
 uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
@@ -679,20 +805,27 @@ uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
 }
 
 SamplerStats samplerStats() {
-  return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent,
-          __atomic_load_n(&Allocated, __ATOMIC_RELAXED)};
+  uint32_t N = __atomic_load_n(&Allocated, __ATOMIC_ACQUIRE);
+  uint64_t Ticks = 0; // a buffer keeps its count from thread to thread
+  for (uint32_t I = 0; I < N; ++I)
+    Ticks += __atomic_load_n(&AllBuffers[I]->Ticks, __ATOMIC_RELAXED);
+  return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent, N,
+          Ticks};
 }
 
 void samplerForgetSamples() {
   __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED);
 }
 
-bool samplerPauseForWait(ThreadState &T) {
+bool samplerPauseForWait(ThreadState &T, bool Stop) {
   SampleBuffer *B = T.Samples;
   if (!B)
     return false;
+  B->Live = 0; // the samples after it are of another run
+  if (!Stop)
+    return false;
   if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED))
-    disarm(*B);
+    withTimer(*B, disarm);
   // The watcher counts its signal, then reads InWait; we counted InWait,
   // now read its count: one of us sees the other. A signal it sends now
   // waits for the end of the wait, so the wait sees no EINTR.
@@ -706,42 +839,27 @@ bool samplerPauseForWait(ThreadState &T) {
   return true;
 }
 
-uint32_t WatcherDozing;
-namespace {
-constexpr uint32_t kDozeStopped = 2; // watcherPause: no dozing
+void samplerTickAfterWait(ThreadState &T) {
+  SampleBuffer *B = T.Samples;
+  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) || T.WaitsForSignals)
+    return;
+  withTimer(*B, [](SampleBuffer &B) {
+    __atomic_store_n(&B.Armed, 1, __ATOMIC_RELAXED);
+    B.TickDue = now() + TickTicks;
+    setTimer(B, kTickNs);
+  });
 }
 
-void samplerWakeWatcher() {
-  uint32_t Dozing = 1;
-  if (__atomic_compare_exchange_n(&WatcherDozing, &Dozing, 0, false,
-                                  __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-    sys(SYS_futex, long(&WatcherDozing), FUTEX_WAKE_PRIVATE, 1);
-}
-
-void samplerDoze(uint64_t Ns, bool (*Running)(void *), void *Arg) {
-  uint32_t Awake = 0;
-  // Announced, then every thread looked at again (against waitEnd: it
-  // counts InWait down, then reads WatcherDozing): a thread that stopped
-  // waiting meanwhile is seen, or sees the watcher doze and wakes it.
-  if (!__atomic_compare_exchange_n(&WatcherDozing, &Awake, 1, false,
-                                   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-    return; // stopped
-  if (!Running(Arg)) {
-    timespec T{time_t(Ns / 1000000000), long(Ns % 1000000000)};
-    sys(SYS_futex, long(&WatcherDozing), FUTEX_WAIT_PRIVATE, 1, long(&T));
-  }
-  uint32_t Dozing = 1;
-  __atomic_compare_exchange_n(&WatcherDozing, &Dozing, 0, false,
-                              __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
-}
-
-void samplerDozeStop() {
-  __atomic_store_n(&WatcherDozing, kDozeStopped, __ATOMIC_SEQ_CST);
-  sys(SYS_futex, long(&WatcherDozing), FUTEX_WAKE_PRIVATE, 1);
-}
-
-void samplerDozeReset() {
-  __atomic_store_n(&WatcherDozing, 0, __ATOMIC_SEQ_CST);
+void samplerThreadStarts(ThreadState &T) {
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
+  if (!Sig || T.Samples || T.WaitsForSignals)
+    return;
+  SampleBuffer *B = takeFree();
+  if (!B)
+    return; // the watcher's next look finds one
+  B->MaskTid = 0;
+  __atomic_store_n(&T.Samples, B, __ATOMIC_RELEASE);
+  startTicks(T, Sig);
 }
 
 void samplerResumeAfterWait() {

@@ -4,9 +4,10 @@
 // in code that is not timed: a function adaptive mode switched off, a
 // library built without the plugin, a virtual call, a recursion below its
 // outermost call. So while a call is open past half its threshold, its
-// thread is sampled: the watcher thread (spiketrap_watcher.cpp) sends it a
-// signal, and the handler arms a timer on the thread that keeps signalling
-// it every ~100 us while such a call stays open. The handler unwinds the
+// thread is sampled: a timer of the thread's own signals it every
+// millisecond while it runs (sooner when a call will pass half its
+// threshold), and every ~100 us while such a call stays open. The handler
+// unwinds the
 // interrupted stack (the unwind tables, through _Unwind_Backtrace) up to the
 // outermost timed frame and keeps the functions it passed in a buffer of the
 // thread's. When the call's spike is recorded, the samples taken during it
@@ -73,12 +74,20 @@ struct SampleBuffer {
   const spiketrap_desc *Rearmed[kMaxCandidates];
   // The thread's.
   uint32_t KicksSeen; // signals the handler saw
-  uint32_t InHandler; // the handler runs
+  uint32_t InHandler; // the handler (or a change of the timer) runs: nested
   int TimerId;        // the kernel's timer that signals this thread
   uint32_t HasTimer;
   uint32_t Armed;     // the timer will fire (read by the watcher)
-  uint64_t HotStart;  // start of the call the timer's period is for (read by
-                      // the watcher: a call that gets hot since is kicked)
+  uint32_t Live;      // the last tick sampled, and no wait since
+  uint32_t IdleTicks; // ticks in a row with no call open
+  uint32_t WaitTicks; // ticks in a row that landed in an interposed wait
+  uint64_t Ticks;     // signals handled (verbosity=1's count)
+  uint64_t HotStart;  // start of the call sampled last
+  uint64_t NextSample; // when its next sample is due (ticks)
+  // When the timer is due (ticks; 0: a first signal), and the last tick's
+  // time and the thread's CPU time then (0: none since the timer started):
+  // how long a tick waited for a CPU (spiketrap_rundelay.h).
+  uint64_t TickDue, LastTick, LastTickCpuNs;
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   int HeldSig;        // blocked during the current wait, to unblock after
   uint64_t CostTicks; // what the last sample cost (estimated from its depth)
@@ -95,7 +104,8 @@ constexpr uint32_t kMaxSampled = kSampleFrames;
 
 // Start-up: chooses the signal, primes the unwinder. False: no sampling.
 bool samplerInit();
-// What the watcher looks for in a thread (registry lock held): its
+// What the watcher looks for in a thread without sampling (registry lock
+// held), for its run delay: its
 // innermost call open past half its threshold (Start; 0: none) with the
 // thread's depth then, and when a call open a while already will pass half
 // its threshold (Next; UINT64_MAX: none; a call just opened is seen at the
@@ -105,27 +115,12 @@ struct HotCall {
   uint64_t Start, Next;
 };
 HotCall findHotCall(ThreadState &T, uint64_t Now);
-// The watcher's look at a thread (registry lock held), given its hot call:
-// starts sampling T unless it waits in an interposed call, or samples
-// itself already at that call's pace (a call inside that gets hot is
-// kicked too: its pace is faster).
-// Rearm: a call of T past its threshold in its own time, whose switched-off
-// callees are to be timed again now (samplerRearm, after the look): a
-// spike in one that recurs while the call runs (a frame loop inside one
-// long call) is then caught at its own level. Late probes did this in the
-// flag design.
-struct RearmRequest {
-  SampleBuffer *B;
-  const spiketrap_desc *Desc;
-  uint64_t Start, Threshold; // ticks
-};
-void samplerWatch(ThreadState &T, uint64_t Now, const HotCall &Hot,
-                  bool Waiting, RearmRequest &Rearm);
-// The watcher, without the registry lock: times again the switched-off
-// callees of the call R names (adaptRearmCallees), and notes them for its
-// spike.
-void samplerRearm(const RearmRequest &R, uint64_t Now);
-// For recordSpike: the callees the watcher timed again while level Level of
+// The watcher's look at a thread (registry lock held): starts T's ticks
+// when it has a call open and does not tick (a thread that found no buffer
+// at its start, or stopped ticking outside timed code), unless it waits in
+// an interposed call.
+void samplerWatch(ThreadState &T, uint64_t Now, bool Waiting);
+// For recordSpike: the callees its thread's tick timed again while level Level of
 // T ran, into Out (kMaxCandidates); how many.
 uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
                         const spiketrap_desc **Out);
@@ -139,27 +134,19 @@ void samplerAfterForkChild();
 // interrupt it. Its timer is disarmed, and a signal the watcher sent but
 // the thread has not seen yet is held back (blocked) until the wait ends:
 // true, and samplerResumeAfterWait must follow it.
-bool samplerPauseForWait(ThreadState &T);
+// Stop: the wait may last, or fail with EINTR (waitFailsOnSignal): the
+// timer stops for it (other waits restart; a tick that lands in one stops
+// the timer then).
+bool samplerPauseForWait(ThreadState &T, bool Stop);
 void samplerResumeAfterWait();
+// After an interposed wait (InWait counted down, T.Samples set): the
+// thread's ticks start again if they stopped.
+void samplerTickAfterWait(ThreadState &T);
+// A thread registers: it takes a sample buffer and starts ticking (unless
+// it blocks the signal; the watcher's look does it then, or gives it a
+// buffer when none was free).
+void samplerThreadStarts(ThreadState &T);
 
-// While every thread waits in an interposed call there is nothing to
-// sample: the watcher dozes instead of looking every millisecond, and the
-// first thread that stops waiting (waitEnd, after it counted InWait down)
-// or starts (its registration) wakes it. 1: dozing.
-extern uint32_t WatcherDozing;
-void samplerWakeWatcher();
-inline void samplerThreadRuns() {
-  if (SPIKETRAP_UNLIKELY(__atomic_load_n(&WatcherDozing, __ATOMIC_SEQ_CST)))
-    samplerWakeWatcher();
-}
-// The watcher, after a look that found every thread waiting: dozes until
-// Ns have passed or a thread wakes it. Running(Arg) looks again, after the
-// doze is announced (it returns whether a thread runs: no doze then).
-void samplerDoze(uint64_t Ns, bool (*Running)(void *), void *Arg);
-// watcherPause: a dozing watcher wakes, and dozes no more until
-// samplerDozeReset.
-void samplerDozeStop();
-void samplerDozeReset();
 // A shared object is about to be unloaded: samples taken so far may name
 // its code and descriptors, so spikes recorded from now on ignore them.
 void samplerForgetSamples();
@@ -174,7 +161,7 @@ void samplerSignalTaken(int Sig);
 
 // verbosity=1: what sampling did, for the watcher's line at exit.
 struct SamplerStats {
-  uint64_t Samples, Kicks, Buffers;
+  uint64_t Samples, Kicks, Buffers, Ticks;
 };
 SamplerStats samplerStats();
 

@@ -101,8 +101,7 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   W.Real = realFn(Call);
   // The sampler (spiketrap_sampler.h) never signals a thread in a wait (an
   // interrupted sleep or poll would return EINTR), nor one that takes
-  // signals synchronously (sigwait & co. would hand it ours); the watcher
-  // dozes while every thread waits.
+  // signals synchronously (sigwait & co. would hand it ours).
   W.Marked = T.Status == StatusActive;
   W.Paused = false;
   if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
@@ -111,7 +110,8 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
     // Against the watcher's look: it counts its signal, then reads InWait.
     __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
     if (T.Samples)
-      W.Paused = samplerPauseForWait(T);
+      W.Paused = samplerPauseForWait(
+          T, waitFailsOnSignal(Call) || waitKind(Call) != WaitStall);
   }
   W.Desc = waiter(T);
   if (W.Desc)
@@ -123,11 +123,14 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
 // reader on this thread (a spike in a handler) skips a slot being written.
 SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   if (W.Marked) {
+    ThreadState &T = threadState;
     if (W.Paused)
       samplerResumeAfterWait();
-    // Against the watcher's doze: counted down, then its flag read.
-    __atomic_fetch_sub(&threadState.InWait, 1, __ATOMIC_SEQ_CST);
-    samplerThreadRuns();
+    __atomic_fetch_sub(&T.InWait, 1, __ATOMIC_SEQ_CST);
+    // The thread's own sampling timer, stopped for the wait (or by a tick
+    // that came during it), runs again.
+    if (T.Samples && !T.InWait)
+      samplerTickAfterWait(T);
   }
   if (!W.Desc)
     return;
@@ -223,6 +226,19 @@ WaitKind waitKind(uint32_t Call) {
     }
   } Table;
   return Call < kNumWaitCalls ? WaitKind(Table.K[Call]) : WaitStall;
+}
+
+bool waitFailsOnSignal(uint32_t Call) {
+  static constexpr struct Eintr {
+    bool E[kNumWaitCalls];
+    constexpr Eintr() : E() {
+#define SPIKETRAP_WAIT(...)
+#define SPIKETRAP_WAIT_OWN(...)
+#define SPIKETRAP_WAIT_EINTR(Name) E[Wait_##Name] = true;
+#include "spiketrap_waits.inc"
+    }
+  } Table;
+  return Call < kNumWaitCalls && Table.E[Call];
 }
 
 namespace {

@@ -58,6 +58,8 @@ const char *waitCallName(uint32_t Call);
 // workers), it waits for a result: a stall. docs/selection.md has the cases.
 enum WaitKind : uint8_t { WaitStall = 0, WaitSleep, WaitReady, WaitWork };
 WaitKind waitKind(uint32_t Call);
+// Whether a signal handler makes Call fail with EINTR (SPIKETRAP_WAIT_EINTR).
+bool waitFailsOnSignal(uint32_t Call);
 constexpr uint64_t kIdleShare = 20;
 
 // The longest wait inside a spiking call.

@@ -1,16 +1,20 @@
 //===- spiketrap_watcher.cpp - The runtime's watcher thread ---------------===//
 //
 // One background thread that looks at every thread's open calls without
-// touching the hooks. It wakes every millisecond, or sooner when a call open
-// for a while will pass half its threshold before that; while every thread
-// waits in an interposed call it dozes until one stops waiting (or starts,
-// or a hang deadline comes). Each time:
+// touching the hooks. With sample=1 the threads tick themselves
+// (spiketrap_sampler.cpp: each samples its own calls open past half their
+// threshold, and reads its run delay then), and the watcher looks every
+// 10 ms while a thread runs, every 100 ms while all wait. Without sampling
+// it looks every millisecond, or sooner when a call open for a while will
+// pass half its threshold before that, for the run delay, and every 100 ms
+// while all threads wait (or at a hang deadline). Each time it:
 //   1. applies the patched sites' pending flips (applyPendingPatches);
-//   2. with sample=1, starts sampling a thread with a call open past half
-//      its threshold (spiketrap_sampler.cpp: the thread then samples itself
-//      until no such call is open), and reads that thread's run delay once
-//      per such call (spiketrap_rundelay.h: how long it waits for a CPU);
-//   3. with hang_after=, looks for calls stuck that long, every quarter of
+//   2. with sample=1, starts the ticks of a thread that has a call open and
+//      does not tick (samplerWatch);
+//   3. without sampling, reads the run delay of a thread with a call open
+//      past half its threshold once per such call (spiketrap_rundelay.h:
+//      how long it waits for a CPU);
+//   4. with hang_after=, looks for calls stuck that long, every quarter of
 //      it (spiketrap_watchdog.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -42,56 +46,36 @@ uint64_t Looks; // verbosity=1's count
 pthread_t Thread;
 int Stop; // the thread is asked to end (a futex word: it sleeps on it)
 constexpr uint64_t kTickNs = 1000000;
+// The look's period while threads tick themselves (sampling): it only
+// starts the ticks of a thread that has none.
+constexpr uint64_t kSlowTickNs = 10000000;
 // A doze ends after this many ticks at most: a program whose threads all
 // ended with pthread_exit is noticed (programThreadsGone).
 constexpr uint64_t kCountTicks = 100;
 // The earliest wake-up after a tick: a deadline closer than this waits for it.
 constexpr uint64_t kMinSleepNs = 20000;
-uint64_t TickTicks, MinSleepTicks;
-
-constexpr uint32_t kMaxRearms = 8; // per look; the others at the next
+uint64_t TickTicks, SlowTickTicks, MinSleepTicks;
 
 struct Look {
   uint64_t Now, Next;
   bool Running; // a thread is not waiting in an interposed call
-  uint32_t NumRearms;
-  RearmRequest Rearms[kMaxRearms];
 };
 
 void look(ThreadState &T, void *P) {
   auto &L = *static_cast<Look *>(P);
   bool Waiting = __atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST);
   L.Running = L.Running || !Waiting;
+  if (Sampling) {
+    samplerWatch(T, L.Now, Waiting);
+    return;
+  }
   HotCall H = findHotCall(T, L.Now);
   if (H.Next < L.Next)
     L.Next = H.Next;
-  if (!H.Start)
-    return;
-  if (Sampling) {
-    RearmRequest R = {};
-    samplerWatch(T, L.Now, H, Waiting, R);
-    // Late because its thread waited for a CPU (a loaded machine): the time
-    // is not its callees'. Asked again at the next look.
-    if (R.B && L.NumRearms < kMaxRearms &&
-        !runDelayExplains(T, R.Start, L.Now, R.Threshold))
-      L.Rearms[L.NumRearms++] = R;
-  }
-  // After the sampling signal (this takes ~20 us). Not while it waits (an
-  // idle event loop would cost a read per call): at a look after the wait,
-  // if the call is still open.
-  if (!Waiting)
+  // Not while it waits (an idle event loop would cost a read per call): at
+  // a look after the wait, if the call is still open.
+  if (H.Start && !Waiting)
     runDelayWatch(T, H.Start, L.Now);
-}
-
-void lookRunning(ThreadState &T, void *P) {
-  if (!__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST))
-    *static_cast<bool *>(P) = true;
-}
-
-bool anyRunning(void *) {
-  bool Running = false;
-  forEachThread(lookRunning, &Running);
-  return Running;
 }
 
 // Sleeps until WakeTicks or until asked to stop (a futex wait on Stop).
@@ -118,18 +102,18 @@ void loop(void *) {
       NextCount = Now + kCountTicks * TickTicks;
     }
     applyPendingPatches();
-    Look L = {Now, UINT64_MAX, false, 0, {}};
+    Look L = {Now, UINT64_MAX, false};
     if (Sampling || Preemption) {
       forEachThread(look, &L);
-      // Patching takes locks of its own: not under the registry's.
-      for (uint32_t I = 0; I < L.NumRearms; ++I)
-        samplerRearm(L.Rearms[I], Now);
       if (Sampling)
         samplerRefill();
     }
-    // Sampling (and preemption): every tick while a thread runs; until a
+    // Preemption without sampling: every tick while a thread runs; until a
     // thread runs (or the next look for the program's end) while all wait.
-    uint64_t Tick = L.Running ? Now + TickTicks : NextCount;
+    // With sampling the threads tick themselves.
+    uint64_t Tick = !L.Running ? NextCount
+                    : Sampling ? Now + SlowTickTicks
+                               : Now + TickTicks;
     if (Tick < L.Next)
       L.Next = Tick;
     if (Hangs) {
@@ -139,10 +123,7 @@ void loop(void *) {
     }
     if (L.Next < Now + MinSleepTicks)
       L.Next = Now + MinSleepTicks;
-    if (L.Running || !Sampling)
-      sleepUntil(Now, L.Next);
-    else
-      samplerDoze(ticksToNs(L.Next - Now), anyRunning, nullptr);
+    sleepUntil(Now, L.Next);
   }
 }
 
@@ -154,15 +135,14 @@ void printStats() {
       pthread_getcpuclockid(Thread, &Clock) == 0)
     clock_gettime(Clock, &Cpu);
   SamplerStats S = samplerStats();
-  logLine("watcher: {} looks, {} us of CPU; {} samples after {} signals to "
-          "start sampling, {} sample buffers",
+  logLine("watcher: {} looks, {} us of CPU; {} samples in {} ticks of the "
+          "threads, {} signals to start them, {} sample buffers",
           Looks, uint64_t(Cpu.tv_sec) * 1000000 + uint64_t(Cpu.tv_nsec) / 1000,
-          S.Samples, S.Kicks, S.Buffers);
+          S.Samples, S.Ticks, S.Kicks, S.Buffers);
 }
 
 void startThread() {
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
-  samplerDozeReset();
   bool Ok = startBackgroundThread(loop, nullptr, &Thread);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
   if (!Ok) {
@@ -191,6 +171,7 @@ void watcherStart() {
   if (!Hangs && !Sampling && !Preemption)
     return;
   TickTicks = nsToTicks(kTickNs);
+  SlowTickTicks = nsToTicks(kSlowTickNs);
   MinSleepTicks = nsToTicks(kMinSleepNs);
   if (flags.verbosity >= 1)
     atexit(printStats);
@@ -202,7 +183,6 @@ bool watcherPause() {
     return false;
   __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
   arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
-  samplerDozeStop();
   pthread_join(Thread, nullptr);
   backgroundThreadJoined();
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
