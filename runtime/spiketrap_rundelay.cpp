@@ -237,15 +237,23 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, uint64_t Start, uint64_t Now,
 
 bool runDelayOn() { return __atomic_load_n(&On, __ATOMIC_RELAXED); }
 
+// Two writers (the thread's tick, the watcher's look at a thread whose
+// ticks do not come: it waits for a CPU): the one that comes second skips.
+static void guardedWatch(ThreadState &T, uint64_t Start, uint64_t Now,
+                         bool Self, uint64_t Waited) {
+  if (!On || __atomic_exchange_n(&T.RunDelayWriting, 1, __ATOMIC_ACQUIRE))
+    return;
+  watch(T, Start, Now, Self, Waited);
+  __atomic_store_n(&T.RunDelayWriting, 0, __ATOMIC_RELEASE);
+}
+
 void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now) {
-  if (On)
-    watch(T, Start, Now, false, 0);
+  guardedWatch(T, Start, Now, false, 0);
 }
 
 void runDelayWatchSelf(ThreadState &T, uint64_t Start, uint64_t Now,
                        uint64_t Waited) {
-  if (On)
-    watch(T, Start, Now, true, Waited);
+  guardedWatch(T, Start, Now, true, Waited);
 }
 
 SPIKETRAP_RACY_READER bool runDelayExplains(const ThreadState &T,

@@ -45,12 +45,15 @@ void runDelayInit(bool WatcherRuns);
 void runDelayNoWatcher();
 // Whether run delays are read (PreemptionSource::RunDelay).
 bool runDelayOn();
-// The watcher's look at T (registry lock held) when sampling is off: Start
-// is the start of T's innermost call open past half its threshold, at Now.
-// Reads T's run delay unless a reading since Start is kept already.
+// The watcher's look at T (registry lock held): Start is the start of T's
+// innermost call open past half its threshold, at Now. Reads T's run delay
+// unless a reading since Start is kept already. With sampling, T's ticks
+// read it on time, and this is for a thread whose ticks do not come (it
+// waits for a CPU; the CPU-time timer does not fire).
 void runDelayWatch(ThreadState &T, uint64_t Start, uint64_t Now);
 // The same on T's own thread, by its sampling tick (in its signal handler)
-// when sampling is on, the only reader then. The tick came Waited ticks
+// when sampling is on. Of two readers at once, the second skips. The tick
+// came Waited ticks
 // late because T waited for a CPU: that wait, which the kernel has added to
 // the run delay by now, is taken out, as the watcher's reading on time
 // would not have had it yet.

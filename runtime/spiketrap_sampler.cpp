@@ -39,16 +39,17 @@
 #include <gnu/libc-version.h>
 #include <link.h>
 #include <linux/futex.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/auxv.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
-#include <setjmp.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include <time.h>
 #include <unwind.h>
 
 extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
@@ -82,7 +83,7 @@ uint32_t NumUnsafe;
 constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 // A running thread's tick, the soonest one, and the ticks in a row with no
 // call open after which it stops.
-constexpr uint64_t kTickNs = 1000000, kMinTickNs = 50000;
+constexpr uint64_t kTickNs = 1000000, kMaxTickNs = 50000000, kMinTickNs = 50000;
 constexpr uint32_t kIdleTicks = 4;
 // What a sample costs the thread (measured on our VM: the signal's round
 // trip ~4 us, ~0.4 us a frame unwound), and at most 1/20 of its time goes
@@ -90,7 +91,7 @@ constexpr uint32_t kIdleTicks = 4;
 // preempted in would stretch the period for nothing.
 constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
 constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
-uint64_t PeriodTicks, TickTicks;
+uint64_t PeriodTicks, TickTicks, MaxTickTicks;
 // How late the first sample of a call may come (after half its threshold)
 // and still stand for the call's start: the watcher's tick, and a loaded
 // machine's delay in waking it.
@@ -135,7 +136,7 @@ void setTimer(SampleBuffer &B, uint64_t Ns) {
 void disarm(SampleBuffer &B) {
   __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
   B.Live = 0;
-  B.TickDue = B.LastTick = 0;
+  B.TickDue = 0;
   if (B.HasTimer)
     setTimer(B, 0);
 }
@@ -374,24 +375,26 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
   uint32_t Depth = T.Depth;
   if (T.Status != StatusActive || !Depth || Depth > kMaxDepth) {
     B.Live = 0;
-    return ++B.IdleTicks < kIdleTicks ? kTickNs : 0;
+    return ++B.IdleTicks < kIdleTicks ? ticksToNs(TickTicks) : 0;
   }
   B.IdleTicks = 0;
-  // How long this tick waited for a CPU: as late as it came, and at most
-  // the time the thread was off the CPU since the last tick (not a signal
-  // held back while the thread ran, nor a sleep the signal ended).
-  uint64_t Waited = 0;
+  // The time the thread was off the CPU since its last tick, when it did
+  // not block since (no voluntary switch): it waited for a CPU all that time.
+  uint64_t Off = 0;
   if (runDelayOn()) {
     timespec C = {};
+    struct rusage Use = {};
     sys(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, long(&C));
+    sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
     uint64_t Cpu = uint64_t(C.tv_sec) * 1000000000 + uint64_t(C.tv_nsec);
-    if (B.TickDue && B.LastTick && T0 > B.TickDue && Cpu >= B.LastTickCpuNs) {
+    if (B.LastTick && T0 > B.LastTick && Cpu >= B.LastTickCpuNs &&
+        uint64_t(Use.ru_nvcsw) == B.LastTickBlocked) {
       uint64_t Wall = ticksToNs(T0 - B.LastTick), Ran = Cpu - B.LastTickCpuNs;
-      uint64_t Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
-      Waited = T0 - B.TickDue < Off ? T0 - B.TickDue : Off;
+      Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
     }
     B.LastTick = T0;
     B.LastTickCpuNs = Cpu;
+    B.LastTickBlocked = uint64_t(Use.ru_nvcsw);
   }
   // Calls are judged as at the time the tick was due: its interrupt and
   // signal (~30 us on a VM), or a wait for a CPU, would make a call that
@@ -399,7 +402,13 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
   uint64_t At = B.TickDue && B.TickDue < T0 ? B.TickDue : T0;
   uint32_t Floor = sampleFloor(T);
   const Frame *Hot = Floor < Depth ? hotFrame(T, Floor, Depth, At) : nullptr;
-  uint64_t Next = T0 + TickTicks;
+  // A tick an eighth of the threshold apart (a call seen open that long
+  // gets a tick at its half: below), 1 to 50 ms.
+  uint64_t Period = globalThresholdTicks / 8;
+  Period = Period < TickTicks      ? TickTicks
+           : Period > MaxTickTicks ? MaxTickTicks
+                                   : Period;
+  uint64_t Next = T0 + Period;
   if (!Hot) {
     B.Live = 0;
   } else {
@@ -410,8 +419,14 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
       B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0);
     Next = B.NextSample < Next ? B.NextSample : Next;
     // Its thread's wait for a CPU from now on (spiketrap_rundelay.h): read
-    // once per call.
-    runDelayWatchSelf(T, Hot->Start, T0, Waited);
+    // once per call, as of when the call passed half its threshold (or the
+    // tick was due): what the thread waited for a CPU since then is the
+    // call's, and the kernel has added it to the run delay already.
+    uint64_t Thr = Hot->Threshold ? Hot->Threshold : globalThresholdTicks;
+    uint64_t Ref =
+        B.TickDue && B.TickDue < T0 ? B.TickDue : Hot->Start + Thr / 2;
+    uint64_t Waited = T0 > Ref ? T0 - Ref : 0;
+    runDelayWatchSelf(T, Hot->Start, T0, Waited < Off ? Waited : Off);
     if (WasHot && Hot == &T.Frames[Depth - 1] && rearmDue(T, B, *Hot, At))
       rearm(B, Hot->Desc, Hot->Start, At);
   }
@@ -425,8 +440,7 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     // watcher's findHotCall): a loop of short calls would have the ticks
     // chase each one.
     uint64_t Half = F.Start + Thr / 2;
-    if (Half > At && Half < Next && At >= F.Start &&
-        (At - F.Start) * 8 >= Thr)
+    if (Half > At && Half < Next && At >= F.Start && (At - F.Start) * 8 >= Thr)
       Next = Half;
   }
   uint64_t Ns = ticksToNs(Next > T0 ? Next - T0 : 0);
@@ -607,6 +621,7 @@ bool samplerInit() {
   Uid = uint32_t(getuid());
   PeriodTicks = nsToTicks(kPeriodNs);
   TickTicks = nsToTicks(kTickNs);
+  MaxTickTicks = nsToTicks(kMaxTickNs);
   LateTicks = nsToTicks(kLateNs);
   if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
           getauxval(AT_SYSINFO_EHDR))) {

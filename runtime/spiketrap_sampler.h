@@ -87,7 +87,7 @@ struct SampleBuffer {
   // When the timer is due (ticks; 0: a first signal), and the last tick's
   // time and the thread's CPU time then (0: none since the timer started):
   // how long a tick waited for a CPU (spiketrap_rundelay.h).
-  uint64_t TickDue, LastTick, LastTickCpuNs;
+  uint64_t TickDue, LastTick, LastTickCpuNs, LastTickBlocked;
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   int HeldSig;        // blocked during the current wait, to unblock after
   uint64_t CostTicks; // what the last sample cost (estimated from its depth)
@@ -120,8 +120,8 @@ HotCall findHotCall(ThreadState &T, uint64_t Now);
 // at its start, or stopped ticking outside timed code), unless it waits in
 // an interposed call.
 void samplerWatch(ThreadState &T, uint64_t Now, bool Waiting);
-// For recordSpike: the callees its thread's tick timed again while level Level of
-// T ran, into Out (kMaxCandidates); how many.
+// For recordSpike: the callees its thread's tick timed again while level Level
+// of T ran, into Out (kMaxCandidates); how many.
 uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
                         const spiketrap_desc **Out);
 // After a look at every thread, without the lock: buffers the look asked for.

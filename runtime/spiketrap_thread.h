@@ -145,7 +145,8 @@ struct ThreadState {
   // Preemption (spiketrap_rundelay.h): the watcher's readings of the run
   // delay while a call was open past half its threshold, and the thread's
   // own last reading, when a spike was recorded.
-  uint32_t RunDelayNext; // the watcher's next slot
+  uint32_t RunDelayNext;    // the next slot
+  uint32_t RunDelayWriting; // a reading is being kept: the other writer skips
   RunDelayMark RunDelayMarks[kRunDelayMarks];
   RunDelayMark RunDelayLast;
 };

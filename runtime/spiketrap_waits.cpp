@@ -110,8 +110,8 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
     // Against the watcher's look: it counts its signal, then reads InWait.
     __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
     if (T.Samples)
-      W.Paused = samplerPauseForWait(
-          T, waitFailsOnSignal(Call) || waitKind(Call) != WaitStall);
+      W.Paused = samplerPauseForWait(T, waitFailsOnSignal(Call) ||
+                                            waitKind(Call) != WaitStall);
   }
   W.Desc = waiter(T);
   if (W.Desc)

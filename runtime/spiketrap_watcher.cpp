@@ -65,12 +65,10 @@ void look(ThreadState &T, void *P) {
   auto &L = *static_cast<Look *>(P);
   bool Waiting = __atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST);
   L.Running = L.Running || !Waiting;
-  if (Sampling) {
-    samplerWatch(T, L.Now, Waiting);
-    return;
-  }
   HotCall H = findHotCall(T, L.Now);
-  if (H.Next < L.Next)
+  if (Sampling)
+    samplerWatch(T, L.Now, Waiting);
+  else if (H.Next < L.Next)
     L.Next = H.Next;
   // Not while it waits (an idle event loop would cost a read per call): at
   // a look after the wait, if the call is still open.
