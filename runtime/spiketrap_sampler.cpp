@@ -4,10 +4,13 @@
 // from SIGRTMAX down), its handler, the per-thread sample buffers and
 // timers, and the culprit a spike's samples agree on. Who sends what:
 //   - a running thread ticks itself: its own timer (SIGEV_THREAD_ID)
-//     signals it every millisecond, or when one of its open calls will pass
-//     half its threshold, if that is sooner. A tick costs the thread a
-//     signal (a few us); a look of another thread would cost a wake-up of
-//     that thread each time (~50 us on a VM) and a signal besides;
+//     signals it every eighth of the global threshold (1 ms at the default,
+//     at most 50 ms), or when one of its open calls will pass half its
+//     threshold, if that is sooner. A tick costs the thread its timer's
+//     interrupt and signal (~45 us on our VM, a few us on hardware) while
+//     it runs, nothing while it waits; the watcher thread's look cost as
+//     much a wake-up, was woken at every wait's end of an event loop, and
+//     signalled the thread besides (docs/performance.md);
 //   - while a call is open past half its threshold the handler samples it,
 //     every 100 us, or 1/16 of the call's age, or 20 times what the last
 //     sample cost, whichever is longest;
@@ -368,8 +371,8 @@ bool rearmDue(const ThreadState &T, const SampleBuffer &B, const Frame &Hot,
 // threshold when a sample is due, and says when the next tick comes, in ns
 // (0: stop). A tick comes at the next sample, when a call open below the
 // sampled one (for an eighth of its threshold already) passes half its
-// threshold, or a millisecond later (a call may open meanwhile), whichever
-// is first.
+// threshold, or a period later (a call may open meanwhile), whichever is
+// first.
 uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
   uint64_t T0 = now();
   uint32_t Depth = T.Depth;
@@ -397,7 +400,7 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     B.LastTickBlocked = uint64_t(Use.ru_nvcsw);
   }
   // Calls are judged as at the time the tick was due: its interrupt and
-  // signal (~30 us on a VM), or a wait for a CPU, would make a call that
+  // signal (~50 us on a VM), or a wait for a CPU, would make a call that
   // had just begun look old.
   uint64_t At = B.TickDue && B.TickDue < T0 ? B.TickDue : T0;
   uint32_t Floor = sampleFloor(T);
