@@ -490,6 +490,18 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
   errno = Saved;
 }
 
+// Queues our signal Sig, carrying Cookie, to thread Tid of this process.
+long queueSignal(uint32_t Tid, int Sig, char *Cookie) {
+  siginfo_t Info;
+  memset(&Info, 0, sizeof(Info));
+  Info.si_signo = Sig;
+  Info.si_code = SI_QUEUE;
+  Info.si_pid = int(Pid);
+  Info.si_uid = Uid;
+  Info.si_value.sival_ptr = Cookie;
+  return sys(SYS_rt_tgsigqueueinfo, Pid, Tid, Sig, long(&Info));
+}
+
 // Starts the ticks of this thread: a signal to itself, whose handler makes
 // the timer (Cookie[1]: not one of the watcher's counted kicks). Not for a
 // thread that blocks the signal: it may be waiting for it with sigwait.
@@ -498,14 +510,7 @@ void startTicks(ThreadState &T, int Sig) {
   if (sys(SYS_rt_sigprocmask, SIG_BLOCK, 0, long(&Old), sizeof(Old)) != 0 ||
       (Old & Set))
     return;
-  siginfo_t Info;
-  memset(&Info, 0, sizeof(Info));
-  Info.si_signo = Sig;
-  Info.si_code = SI_QUEUE;
-  Info.si_pid = int(Pid);
-  Info.si_uid = Uid;
-  Info.si_value.sival_ptr = &Cookie[1];
-  sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info));
+  queueSignal(T.Tid, Sig, &Cookie[1]);
 }
 
 _Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
@@ -741,15 +746,8 @@ SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
   // Count the signal, then look at InWait (against samplerPauseForWait): a
   // wait that began meanwhile holds it back, and none has begun since.
   __atomic_store_n(&B->Kicks, B->Kicks + 1, __ATOMIC_SEQ_CST);
-  siginfo_t Info;
-  memset(&Info, 0, sizeof(Info));
-  Info.si_signo = Sig;
-  Info.si_code = SI_QUEUE;
-  Info.si_pid = int(Pid);
-  Info.si_uid = Uid;
-  Info.si_value.sival_ptr = &Cookie[0];
   if (__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST) ||
-      sys(SYS_rt_tgsigqueueinfo, Pid, T.Tid, Sig, long(&Info)) != 0)
+      queueSignal(T.Tid, Sig, &Cookie[0]) != 0)
     __atomic_store_n(&B->Kicks, B->Kicks - 1, __ATOMIC_RELAXED);
   else
     ++KicksSent;
