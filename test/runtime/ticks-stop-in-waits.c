@@ -1,0 +1,49 @@
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
+// RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
+// RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s
+
+// A thread ticks itself only while it runs: its timer stops for a wait that
+// may last (a poll, a sleep, a condition variable) and, after two ticks in
+// a row, in a read that blocks. Each thread here waits ~1.2 s in all inside
+// open calls; ticking through the waits, every millisecond, would be well
+// over a thousand ticks. (Two digits at most: the ticks of the short runs
+// between waits, and a loaded machine's late ones.)
+
+#include <poll.h>
+#include <pthread.h>
+#include <unistd.h>
+
+static int Pipe[2];
+
+__attribute__((noinline)) void idle_poll(void) {
+  for (int I = 0; I < 4; ++I)
+    poll(0, 0, 150);
+}
+
+__attribute__((noinline)) void idle_sleep(void) {
+  for (int I = 0; I < 4; ++I)
+    usleep(150000);
+}
+
+__attribute__((noinline)) void *reader(void *Arg) {
+  char C;
+  (void)Arg;
+  // Blocks until main writes, after its waits: ~1.2 s.
+  return read(Pipe[0], &C, 1) == 1 ? 0 : Arg;
+}
+
+int main(void) {
+  if (pipe(Pipe))
+    return 1;
+  pthread_t T;
+  pthread_create(&T, 0, reader, 0);
+  idle_poll();
+  idle_sleep();
+  if (write(Pipe[1], "x", 1) != 1)
+    return 1;
+  pthread_join(T, 0);
+  return 0;
+}
+
+// CHECK: spiketrap: watcher: {{[0-9]+}} looks, {{[0-9]+}} us of CPU; {{[0-9]+}} samples in {{[0-9]?[0-9]}} ticks of the threads
