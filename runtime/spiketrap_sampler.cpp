@@ -88,6 +88,9 @@ constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 // call open after which it stops.
 constexpr uint64_t kTickNs = 1000000, kMaxTickNs = 50000000, kMinTickNs = 50000;
 constexpr uint32_t kIdleTicks = 4;
+// Doublings of the tick's period while the thread blocks outside the
+// interposed waits: 1 ms becomes 64 ms (kMaxTickNs caps it at 50).
+constexpr uint32_t kMaxBackoff = 6;
 // What a sample costs the thread (measured on our VM: the signal's round
 // trip ~4 us, ~0.4 us a frame unwound), and at most 1/20 of its time goes
 // to them. From the frames, not the clock: a sample the thread was
@@ -381,24 +384,37 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     return ++B.IdleTicks < kIdleTicks ? ticksToNs(TickTicks) : 0;
   }
   B.IdleTicks = 0;
-  // The time the thread was off the CPU since its last tick, when it did
-  // not block since (no voluntary switch): it waited for a CPU all that time.
+  // Since its last tick: the time the thread was off the CPU when it did
+  // not block (no voluntary switch: it waited for a CPU all that time), and
+  // whether it blocked and ran little (it waits in a call the runtime does
+  // not interpose: the C library's own reads in stdio, epoll_pwait,
+  // io_uring_enter; each tick would wake it).
   uint64_t Off = 0;
-  if (runDelayOn()) {
+  bool Blocked = false;
+  {
     timespec C = {};
     struct rusage Use = {};
     sys(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, long(&C));
     sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
     uint64_t Cpu = uint64_t(C.tv_sec) * 1000000000 + uint64_t(C.tv_nsec);
-    if (B.LastTick && T0 > B.LastTick && Cpu >= B.LastTickCpuNs &&
-        uint64_t(Use.ru_nvcsw) == B.LastTickBlocked) {
+    if (B.LastTick && T0 > B.LastTick && Cpu >= B.LastTickCpuNs) {
       uint64_t Wall = ticksToNs(T0 - B.LastTick), Ran = Cpu - B.LastTickCpuNs;
-      Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
+      if (uint64_t(Use.ru_nvcsw) == B.LastTickBlocked)
+        Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
+      else
+        Blocked = Ran * 8 < Wall;
     }
     B.LastTick = T0;
     B.LastTickCpuNs = Cpu;
     B.LastTickBlocked = uint64_t(Use.ru_nvcsw);
   }
+  // Ticks twice as far apart at each tick that finds it so, up to the most
+  // (an idle event loop inside a call open for good wakes ~20 times a
+  // second, not a thousand).
+  if (!Blocked)
+    B.Backoff = 0;
+  else if (B.Backoff < kMaxBackoff)
+    ++B.Backoff;
   // Calls are judged as at the time the tick was due: its interrupt and
   // signal (~50 us on a VM), or a wait for a CPU, would make a call that
   // had just begun look old.
@@ -408,9 +424,9 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
   // A tick an eighth of the threshold apart (a call seen open that long
   // gets a tick at its half: below), 1 to 50 ms.
   uint64_t Period = globalThresholdTicks / 8;
-  Period = Period < TickTicks      ? TickTicks
-           : Period > MaxTickTicks ? MaxTickTicks
-                                   : Period;
+  Period = Period < TickTicks ? TickTicks : Period;
+  Period <<= B.Backoff;
+  Period = Period > MaxTickTicks ? MaxTickTicks : Period;
   uint64_t Next = T0 + Period;
   if (!Hot) {
     B.Live = 0;
@@ -788,6 +804,7 @@ void samplerDetach(ThreadState &T) {
   // this thread dies with it.
   B->HasTimer = B->Armed = B->Reading = B->Live = B->IdleTicks = 0;
   B->HotStart = B->NextSample = B->TickDue = B->LastTick = 0;
+  B->Backoff = 0;
   B->KicksSeen = B->Kicks;
   B->Taken = B->Session = 0;
   B->MaskTid = 0;

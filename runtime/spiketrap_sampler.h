@@ -88,6 +88,7 @@ struct SampleBuffer {
   // time and the thread's CPU time then (0: none since the timer started):
   // how long a tick waited for a CPU (spiketrap_rundelay.h).
   uint64_t TickDue, LastTick, LastTickCpuNs, LastTickBlocked;
+  uint32_t Backoff; // doublings of the period: it blocks outside our waits
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   int HeldSig;        // blocked during the current wait, to unblock after
   uint64_t CostTicks; // what the last sample cost (estimated from its depth)
