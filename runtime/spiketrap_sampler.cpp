@@ -384,11 +384,10 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     return ++B.IdleTicks < kIdleTicks ? ticksToNs(TickTicks) : 0;
   }
   B.IdleTicks = 0;
-  // Since its last tick: the time the thread was off the CPU when it did
-  // not block (no voluntary switch: it waited for a CPU all that time), and
-  // whether it blocked and ran little (it waits in a call the runtime does
-  // not interpose: the C library's own reads in stdio, epoll_pwait,
-  // io_uring_enter; each tick would wake it).
+  // Since its last tick: the time the thread was off the CPU, and whether
+  // it blocked (a voluntary switch) and ran little: it waits in a call the
+  // runtime does not interpose (the C library's own reads in stdio,
+  // epoll_pwait, io_uring_enter), which each tick would wake.
   uint64_t Off = 0;
   bool Blocked = false;
   {
@@ -399,10 +398,8 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     uint64_t Cpu = uint64_t(C.tv_sec) * 1000000000 + uint64_t(C.tv_nsec);
     if (B.LastTick && T0 > B.LastTick && Cpu >= B.LastTickCpuNs) {
       uint64_t Wall = ticksToNs(T0 - B.LastTick), Ran = Cpu - B.LastTickCpuNs;
-      if (uint64_t(Use.ru_nvcsw) == B.LastTickBlocked)
-        Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
-      else
-        Blocked = Ran * 8 < Wall;
+      Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
+      Blocked = uint64_t(Use.ru_nvcsw) != B.LastTickBlocked && Ran * 8 < Wall;
     }
     B.LastTick = T0;
     B.LastTickCpuNs = Cpu;
@@ -438,9 +435,12 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
       B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0);
     Next = B.NextSample < Next ? B.NextSample : Next;
     // Its thread's wait for a CPU from now on (spiketrap_rundelay.h): read
-    // once per call, as of when the call passed half its threshold (or the
-    // tick was due): what the thread waited for a CPU since then is the
-    // call's, and the kernel has added it to the run delay already.
+    // once per call, as of when the tick was due (or, for a first tick, the
+    // call passed half its threshold): what the thread waited for a CPU
+    // since then is the call's, and the kernel has added it to the run
+    // delay already. A tick comes late only for want of a CPU (a signal
+    // wakes a thread that sleeps), or while the thread held the signal
+    // back, running: it is at most the time off the CPU.
     uint64_t Thr = Hot->Threshold ? Hot->Threshold : globalThresholdTicks;
     uint64_t Ref =
         B.TickDue && B.TickDue < T0 ? B.TickDue : Hot->Start + Thr / 2;
