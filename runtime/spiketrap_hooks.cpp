@@ -61,9 +61,6 @@ void applyListed(Frame &F, uint32_t Flags) {
     F.ChildThreshold = kNever;
 }
 
-// Marks a frame whose entry hook has not finished.
-constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
-
 // A call's time is its caller's time in callees (for self time in reports).
 SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
                                           uint64_t Ticks) {

@@ -106,9 +106,6 @@ uint64_t LateTicks;
 uint32_t Epoch; // samplerForgetSamples calls
 uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
 
-// Marks a frame whose entry hook has not finished (spiketrap_hooks.cpp).
-constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
-
 long sys(long Nr, long A = 0, long B = 0, long C = 0, long D = 0) {
   return arch::rawSyscall(Nr, A, B, C, D, 0, 0);
 }

@@ -334,11 +334,17 @@ SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (Depth > kMaxDepth)
       return 0; // past the capacity the innermost frames are not kept
-    for (uint32_t I = 0; I < Depth; ++I) {
-      const Frame &F = T.Frames[I];
+    uint32_t Copied = 0;
+    for (; Copied < Depth; ++Copied) {
+      const Frame &F = T.Frames[Copied];
+      // An entry hook midway (its thread preempted there): the frame's start
+      // is not written yet. The stack ends above it.
+      if (uintptr_t(SPIKETRAP_RACY(F.Addr)) == kUnderConstruction)
+        break;
       uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
-      Out[I] = {SPIKETRAP_RACY(F.Desc), SPIKETRAP_RACY(F.Start),
-                resolvedThreshold(Thr), SPIKETRAP_RACY(F.ChildTicks), 0, 0};
+      Out[Copied] = {SPIKETRAP_RACY(F.Desc), SPIKETRAP_RACY(F.Start),
+                     resolvedThreshold(Thr), SPIKETRAP_RACY(F.ChildTicks), 0,
+                     0};
     }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     // No call meanwhile and the same depth: every frame copied was open and
@@ -346,7 +352,7 @@ SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
     if (SPIKETRAP_RACY(T.Calls) == Calls && SPIKETRAP_RACY(T.Depth) == Depth) {
       if (CallsOut)
         *CallsOut = Calls;
-      return Depth;
+      return Copied;
     }
   }
   return 0;

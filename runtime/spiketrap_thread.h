@@ -25,6 +25,10 @@ constexpr uint32_t kMaxDepth = 256;
 // A threshold no duration exceeds: the frame is never reported.
 constexpr uint64_t kNever = UINT64_MAX;
 
+// Frame::Addr of a frame whose entry hook has not finished: its Depth is
+// published, its start and address not yet (spiketrap_hooks.cpp).
+constexpr uintptr_t kUnderConstruction = UINTPTR_MAX;
+
 struct Frame {
   const spiketrap_desc *Desc;
   void *Addr;              // return-address slot: identifies the activation
