@@ -139,7 +139,10 @@ void setTimer(SampleBuffer &B, uint64_t Ns) {
 void disarm(SampleBuffer &B) {
   __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
   B.Live = 0;
-  B.TickDue = 0;
+  // The next tick compares with none before it: the time in between is a
+  // wait of ours, not a block outside them nor a wait for a CPU.
+  B.TickDue = B.LastTick = 0;
+  B.Backoff = 0;
   if (B.HasTimer)
     setTimer(B, 0);
 }
