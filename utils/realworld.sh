@@ -391,7 +391,7 @@ project_redis() {
   report_check redis "$out.txt" '(^|< )keysCommand( |$)' 'KEYS (keysCommand)'
   report_check redis "$out.txt" '(^|< )computeDatasetDigest( |$)' 'DEBUG DIGEST (computeDatasetDigest)'
   report_check redis "$out.txt" '(^|< )flushallCommand( |$)' 'FLUSHALL (flushallCommand)'
-  report_check redis "$out.txt" '^(redisFork|rdbSaveBackground) ' 'the fork of BGSAVE (redisFork)'
+  report_check redis "$out.txt" '(^|< )(redisFork|rdbSaveBackground)( |$)' 'the fork of BGSAVE (redisFork)'
   # The event loop's 100 ms ticks with nothing to do are idle calls. A tick
   # that waited and then worked past the threshold (a command, or a machine
   # so loaded that a few ms of work went by) is a spike by the rule: such
