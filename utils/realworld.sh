@@ -338,7 +338,7 @@ project_chocolate_doom() {
   else
     fail "chocolate-doom: the timedemo runs to its end (exit $rc)"; tail -n 5 "$out.out" "$out.err"; return
   fi
-  report_check chocolate-doom "$out.txt" '^(P_SetupLevel|G_DoLoadLevel|W_[A-Za-z]+|R_Init[A-Za-z]*|wipe_[A-Za-z]+)( |$)' \
+  report_check chocolate-doom "$out.txt" '(^|< )(P_SetupLevel|G_DoLoadLevel|W_[A-Za-z]+|R_Init[A-Za-z]*|wipe_[A-Za-z]+)( |$)' \
     "level setup, WAD loading or wipes"
   # The frame limiter's I_Sleep(1) and start-up's one-second SDL_Delay are
   # idle: no row of the first five is a sleep.
