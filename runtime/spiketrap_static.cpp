@@ -206,6 +206,31 @@ int ppollCancellable(pollfd *Fds, nfds_t N, const timespec *Ts,
                                 long(Ts ? &Copy : nullptr), long(Mask),
                                 _NSIG / 8, 0));
 }
+int pselectCancellable(int N, fd_set *R, fd_set *W, fd_set *E,
+                       const timespec *Ts, const sigset_t *Mask) {
+  timespec Copy = Ts ? *Ts : timespec{};
+  // pselect6's sixth argument: the mask and its size, as one pair.
+  const struct {
+    const sigset_t *Set;
+    size_t Size;
+  } Sig = {Mask, _NSIG / 8};
+  return int(cancellableSyscall(SYS_pselect6, long(N), long(R), long(W),
+                                long(E), long(Ts ? &Copy : nullptr),
+                                long(Mask ? &Sig : nullptr)));
+}
+// The mask's size goes with the mask (the C library's sigset_t is larger
+// than the kernel's).
+int epollPwaitCancellable(int Ep, epoll_event *Events, int Max, int Timeout,
+                          const sigset_t *Mask) {
+  return int(cancellableSyscall(SYS_epoll_pwait, long(Ep), long(Events),
+                                long(Max), long(Timeout), long(Mask),
+                                _NSIG / 8));
+}
+int epollPwait2Cancellable(int Ep, epoll_event *Events, int Max,
+                           const timespec *Ts, const sigset_t *Mask) {
+  return int(cancellableSyscall(SYS_epoll_pwait2, long(Ep), long(Events),
+                                long(Max), long(Ts), long(Mask), _NSIG / 8));
+}
 
 // The fortified calls have no other name: glibc's check, then the call.
 extern "C" [[noreturn]] void __chk_fail(void);

@@ -3,19 +3,22 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s
 
-// A thread blocked in a call the runtime does not interpose (epoll_pwait
-// here, as libuv's event loop; the C library's own reads in stdio) inside
+// A thread blocked in a call the runtime does not interpose (a system call
+// the program makes itself here, as liburing does; the C library's own
+// reads in stdio) inside
 // a call that stays open is woken by its ticks: they come twice as far
 // apart at each tick that finds it blocked, up to 50 ms. Blocked ~1.2 s in
 // all: a tick every millisecond would be over a thousand. What remains is
 // mostly the samples of the call, open past its threshold, every 1/16 of
-// its age (~100): under 300. (A tick that lands in epoll_pwait makes it
+// its age (~100): under 300. (A tick that lands in the wait makes it
 // return EINTR, as any signal would: the loop waits again for what is
 // left, as libuv does.)
 
 #include <errno.h>
 #include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 static long long nowMs(void) {
   struct timespec T;
@@ -27,7 +30,8 @@ __attribute__((noinline)) int loop(int Ep) {
   struct epoll_event Ev;
   long long End = nowMs() + 1200;
   for (long long Now; (Now = nowMs()) < End;)
-    if (epoll_pwait(Ep, &Ev, 1, (int)(End - Now), 0) < 0 && errno != EINTR)
+    if (syscall(SYS_epoll_pwait, Ep, &Ev, 1, (int)(End - Now), 0, 0) < 0 &&
+        errno != EINTR)
       return 1;
   return 0;
 }

@@ -4,21 +4,36 @@
 // RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s
 
 // A thread ticks itself only while it runs: its timer stops for a wait that
-// may last (a poll, a sleep, a condition variable) and, after two ticks in
-// a row, in a read that blocks. Each thread here waits ~1.2 s in all inside
-// open calls; ticking through the waits, every millisecond, would be well
+// may last (a poll or an event loop's epoll_pwait, a sleep, a condition
+// variable) and, after two ticks in a row, in a read that blocks. Each
+// thread here waits ~1.2 s in all inside open calls; ticking through the waits, every millisecond, would be well
 // over a thousand ticks. (Two digits at most: the ticks of the short runs
 // between waits, and a loaded machine's late ones.)
 
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <time.h>
 #include <unistd.h>
 
 static int Pipe[2];
 
+// The readiness waits, with a signal mask where they take one.
 __attribute__((noinline)) void idle_poll(void) {
-  for (int I = 0; I < 4; ++I)
+  int Ep = epoll_create1(0);
+  struct epoll_event E;
+  struct timespec Ts = {0, 150 * 1000 * 1000};
+  sigset_t Mask;
+  sigemptyset(&Mask);
+  poll(0, 0, 150);
+  epoll_pwait(Ep, &E, 1, 150, &Mask);
+  // (A kernel before 5.11 has no epoll_pwait2: the other three then wait.)
+  if (epoll_pwait2(Ep, &E, 1, &Ts, &Mask) < 0 && errno == ENOSYS)
     poll(0, 0, 150);
+  pselect(0, 0, 0, 0, &Ts, &Mask);
 }
 
 __attribute__((noinline)) void idle_sleep(void) {

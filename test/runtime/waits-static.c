@@ -11,9 +11,11 @@
 // C library's internal names, or the system call), and their waits are
 // still noted.
 
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -53,8 +55,15 @@ __attribute__((noinline)) int calls(void) {
   struct timespec Ts = {0, 1000 * 1000};
   int Ep = epoll_create1(0);
   struct epoll_event E;
+  sigset_t Mask;
+  sigemptyset(&Mask);
+  // (A kernel before 5.11 has no epoll_pwait2.)
+  int Pwait2 = epoll_pwait2(Ep, &E, 1, &Ts, &Mask);
+  if (Pwait2 < 0 && errno == ENOSYS)
+    Pwait2 = 0;
   return N + poll(&P, 1, 1) + select(0, 0, 0, 0, &Tv) + nanosleep(&Ts, 0) +
-         epoll_wait(Ep, &E, 1, 1) + usleep(1000) + (B == 'x');
+         epoll_wait(Ep, &E, 1, 1) + epoll_pwait(Ep, &E, 1, 1, &Mask) + Pwait2 +
+         pselect(0, 0, 0, 0, &Ts, &Mask) + usleep(1000) + (B == 'x');
 }
 
 int main(void) {
