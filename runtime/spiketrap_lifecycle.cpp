@@ -1,8 +1,9 @@
-//===- spiketrap_lifecycle.cpp - fork and dlclose -------------------------===//
+//===- spiketrap_lifecycle.cpp - fork, exec and dlclose -------------------===//
 //
 // Process events that invalidate what the runtime holds: a forked child
-// starts with a clean state and its own report; a shared object about to be
-// unloaded must not leave descriptors behind in pending spike records.
+// starts with a clean state and its own report; a program replaced by exec
+// must not inherit a signal of ours; a shared object about to be unloaded
+// must not leave descriptors behind in pending spike records.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
@@ -15,25 +16,33 @@
 #include "spiketrap_registry.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
+#include "spiketrap_waits.h"
 #include "spiketrap_watcher.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <pthread.h>
+
+extern char **environ;
 
 namespace __spiketrap {
 
 namespace {
 using DlcloseFn = int (*)(void *);
 DlcloseFn RealDlclose;
+using ExecveFn = int (*)(const char *, char *const[], char *const[]);
+ExecveFn RealExecve;
 // The pid of this process when it is a forked child, else 0: its _exit
 // writes its report (a vfork child of it has another pid and does not).
 long ForkedChild;
@@ -41,6 +50,8 @@ long ForkedChild;
 
 void lifecycleInit() {
   RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
+  // Now: a forked child must not take the loader's lock to exec.
+  RealExecve = reinterpret_cast<ExecveFn>(dlsym(RTLD_NEXT, "execve"));
   signalInit();
   // Locks of the background threads are not held across fork (it would
   // wait for a whole report): the child makes them anew, with the threads.
@@ -198,3 +209,122 @@ SPIKETRAP_EXPORT void __spiketrap_object_unloading(const void *Addr) {
   dl_iterate_phdr(findHolder, &H);
   detachObject(H.R);
 }
+
+// Replacing the program: the new one starts with the sampler's signal at its
+// default action, which would end it, so none may be pending when the exec
+// happens (samplerBeforeExec; a tick queued while the kernel loads the new
+// program would do it). glibc's exec functions reach its execve past ours:
+// each is wrapped. posix_spawn, system and popen exec in a new process, with
+// no timer of ours and nothing pending: nothing to do there. (Under a
+// sanitizer nothing samples: the sanitizer's own wrappers stay in place.)
+#if SPIKETRAP_INTERPOSE_WAITS
+namespace __spiketrap {
+namespace {
+class ExecGuard {
+  bool Stopped;
+
+public:
+  ExecGuard() : Stopped(samplerBeforeExec()) {}
+  // The exec failed: errno is the caller's answer.
+  ~ExecGuard() {
+    if (Stopped)
+      samplerAfterFailedExec();
+  }
+};
+
+int syscallResult(long R) {
+  if (R >= 0)
+    return int(R);
+  errno = int(-R);
+  return -1;
+}
+
+int execveGuarded(const char *Path, char *const Argv[], char *const Envp[]) {
+  ExecGuard Guard;
+  if (RealExecve)
+    return RealExecve(Path, Argv, Envp);
+  // A static program: glibc's execve is the system call.
+  return syscallResult(arch::rawSyscall(SYS_execve, long(Path), long(Argv),
+                                        long(Envp), 0, 0, 0));
+}
+
+// glibc's execveat is the system call (fexecve: with an empty path).
+int execveatGuarded(int Fd, const char *Path, char *const Argv[],
+                    char *const Envp[], int Flags) {
+  ExecGuard Guard;
+  return syscallResult(arch::rawSyscall(SYS_execveat, Fd, long(Path),
+                                        long(Argv), long(Envp), Flags, 0));
+}
+
+int execvpGuarded(const char *File, char *const Argv[], char *const Envp[]) {
+  ExecGuard Guard;
+  // glibc's search of PATH (not interposed: a program's own call of it is
+  // not guarded).
+  return execvpe(File, Argv, Envp);
+}
+
+// execl & co.: the arguments after Arg0 up to the null pointer, counted
+// first to make the array on the stack (as glibc does); then execle's
+// environment, after the null pointer.
+size_t countArgs(va_list Ap) {
+  size_t N = 1;
+  while (va_arg(Ap, const char *))
+    ++N;
+  return N;
+}
+char *const *fillArgs(char **Argv, const char *Arg0, size_t N, bool WithEnvp,
+                      va_list Ap) {
+  Argv[0] = const_cast<char *>(Arg0);
+  for (size_t I = 1; I <= N; ++I) // the null pointer included
+    Argv[I] = va_arg(Ap, char *);
+  return WithEnvp ? va_arg(Ap, char *const *) : environ;
+}
+#define SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, WithEnvp)                       \
+  va_list Ap, Copy;                                                            \
+  va_start(Ap, Arg0);                                                          \
+  va_copy(Copy, Ap);                                                           \
+  size_t N = countArgs(Copy);                                                  \
+  va_end(Copy);                                                                \
+  char **Argv =                                                                \
+      static_cast<char **>(__builtin_alloca((N + 1) * sizeof(char *)));        \
+  char *const *Envp = fillArgs(Argv, Arg0, N, WithEnvp, Ap);                   \
+  va_end(Ap)
+} // namespace
+} // namespace __spiketrap
+
+using namespace __spiketrap;
+
+SPIKETRAP_INTERPOSE int execve(const char *Path, char *const Argv[],
+                               char *const Envp[]) noexcept {
+  return execveGuarded(Path, Argv, Envp);
+}
+SPIKETRAP_INTERPOSE int execv(const char *Path, char *const Argv[]) noexcept {
+  return execveGuarded(Path, Argv, environ);
+}
+SPIKETRAP_INTERPOSE int execvp(const char *File, char *const Argv[]) noexcept {
+  return execvpGuarded(File, Argv, environ);
+}
+SPIKETRAP_INTERPOSE int execl(const char *Path, const char *Arg0,
+                              ...) noexcept {
+  SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, false);
+  return execveGuarded(Path, Argv, Envp);
+}
+SPIKETRAP_INTERPOSE int execle(const char *Path, const char *Arg0,
+                               ...) noexcept {
+  SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, true);
+  return execveGuarded(Path, Argv, Envp);
+}
+SPIKETRAP_INTERPOSE int execlp(const char *File, const char *Arg0,
+                               ...) noexcept {
+  SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, false);
+  return execvpGuarded(File, Argv, Envp);
+}
+SPIKETRAP_INTERPOSE int execveat(int Fd, const char *Path, char *const Argv[],
+                                 char *const Envp[], int Flags) noexcept {
+  return execveatGuarded(Fd, Path, Argv, Envp, Flags);
+}
+SPIKETRAP_INTERPOSE int fexecve(int Fd, char *const Argv[],
+                                char *const Envp[]) noexcept {
+  return execveatGuarded(Fd, "", Argv, Envp, AT_EMPTY_PATH);
+}
+#endif
