@@ -96,14 +96,14 @@ constexpr uint32_t kMaxBackoff = 6;
 // to them. From the frames, not the clock: a sample the thread was
 // preempted in would stretch the period for nothing.
 constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
-constexpr uint64_t kAgeShare = 16; // a call is sampled 16 times per age
+constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
 uint64_t PeriodTicks, TickTicks, MaxTickTicks;
 // How late the first sample of a call may come (after half its threshold)
 // and still stand for the call's start: the watcher's tick, and a loaded
 // machine's delay in waking it.
 constexpr uint64_t kLateNs = 5000000;
 uint64_t LateTicks;
-uint32_t Epoch;                   // samplerForgetSamples calls
+uint32_t Epoch; // samplerForgetSamples calls
 uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
 
 long sys(long Nr, long A = 0, long B = 0, long C = 0, long D = 0) {
@@ -172,12 +172,12 @@ uint32_t sampleFloor(const ThreadState &T) {
 struct Walk {
   const ThreadState *T;
   Sample *S;
-  uintptr_t Pc;     // where the signal interrupted the thread
-  bool Found;       // the interrupted frame was reached (the handler's are
-                    // before it)
-  bool Broken;      // given up: an unsafe place, or frames that make no sense
-  uintptr_t Cfa;    // the last frame's
-  uint32_t Before;  // frames before it
+  uintptr_t Pc;    // where the signal interrupted the thread
+  bool Found;      // the interrupted frame was reached (the handler's are
+                   // before it)
+  bool Broken;     // given up: an unsafe place, or frames that make no sense
+  uintptr_t Cfa;   // the last frame's
+  uint32_t Before; // frames before it
   int32_t J, Floor; // the next timed level to meet, innermost first
   uint32_t N;       // frames written (may pass kSampleFrames)
   uintptr_t Fn;     // the frame waiting for its CFA (0: none)
@@ -289,7 +289,8 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
   // The last sample's depth tells what the next will cost.
   if (B.CostTicks * kCostShare > Period)
     Period = B.CostTicks * kCostShare;
-  if (B.Reading || uintptr_t(T.Frames[Depth - 1].Addr) == kUnderConstruction) {
+  if (B.Reading ||
+      uintptr_t(T.Frames[Depth - 1].Addr) == kUnderConstruction) {
     ++B.Dropped; // the exit path is reading the samples, or a hook is midway
     return Period;
   }
@@ -297,9 +298,8 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
   Sample &S = B.Slots[B.Session < kSampleHead
                           ? B.Session
                           : kSampleHead + (B.Session - kSampleHead) % kTail];
-  Walk W = {&T, &S, arch::contextPc(Uctx), false,          false,
-            0,  0,  int32_t(Depth - 1),    int32_t(Floor), 0,
-            0};
+  Walk W = {&T, &S, arch::contextPc(Uctx), false, false, 0, 0,
+            int32_t(Depth - 1), int32_t(Floor), 0, 0};
   _Unwind_Backtrace(step, &W);
   if (W.Fn) // the walk ended where the unwind tables did: its CFA is unknown
     put(W, W.Fn, nullptr, 0);
@@ -594,6 +594,7 @@ int blocks(uint32_t Tid, int Sig) {
   return (Mask >> (Sig - 1)) & 1;
 }
 
+
 } // namespace
 
 //===-- Start-up, the watcher's look, exit, fork --------------------------===//
@@ -646,8 +647,8 @@ bool samplerInit() {
   TickTicks = nsToTicks(kTickNs);
   MaxTickTicks = nsToTicks(kMaxTickNs);
   LateTicks = nsToTicks(kLateNs);
-  if (auto *E =
-          reinterpret_cast<const ElfW(Ehdr) *>(getauxval(AT_SYSINFO_EHDR))) {
+  if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
+          getauxval(AT_SYSINFO_EHDR))) {
     auto *Ph = reinterpret_cast<const ElfW(Phdr) *>(
         reinterpret_cast<const char *>(E) + E->e_phoff);
     for (int I = 0; I < E->e_phnum; ++I)
@@ -670,8 +671,8 @@ bool samplerInit() {
       reinterpret_cast<const void *>(&siglongjmp),
       reinterpret_cast<const void *>(&setcontext),
       reinterpret_cast<const void *>(&swapcontext)};
-  static_assert(sizeof(Risky) / sizeof(Risky[0]) <=
-                sizeof(Unsafe) / sizeof(Unsafe[0]));
+  static_assert(sizeof(Risky) / sizeof(Risky[0]) <= sizeof(Unsafe) /
+                                                        sizeof(Unsafe[0]));
   for (const void *F : Risky)
     // Where the unwind tables start it (a PLT entry's: the PLT's). The
     // lookup is for a return address: one byte in.
@@ -686,8 +687,8 @@ bool samplerInit() {
   sigfillset(&Ours.sa_mask);
   for (int Sig = SIGRTMAX; Sig >= SIGRTMIN + 8; --Sig) {
     struct sigaction Old;
-    if (__sigaction(Sig, nullptr, &Old) != 0 || (Old.sa_flags & SA_SIGINFO) ||
-        Old.sa_handler != SIG_DFL)
+    if (__sigaction(Sig, nullptr, &Old) != 0 ||
+        (Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
       continue;
     if (__sigaction(Sig, &Ours, nullptr) != 0)
       continue;
@@ -845,7 +846,9 @@ SamplerStats samplerStats() {
           Ticks};
 }
 
-void samplerForgetSamples() { __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED); }
+void samplerForgetSamples() {
+  __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED);
+}
 
 bool samplerPauseForWait(ThreadState &T, bool Stop) {
   SampleBuffer *B = T.Samples;
@@ -1104,8 +1107,8 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
         continue;
       }
       uint32_t E = I + 1;
-      for (const SampleFrame *G;
-           E < Hi && (G = frameAt(E, Depth)) && sameFrame(*F, *G);)
+      for (const SampleFrame *G; E < Hi && (G = frameAt(E, Depth)) &&
+                                 sameFrame(*F, *G);)
         ++E;
       if (E - I > BestLen)
         BestLo = I, BestLen = E - I;

@@ -77,18 +77,18 @@ struct SampleBuffer {
   uint32_t InHandler; // the handler (or a change of the timer) runs: nested
   int TimerId;        // the kernel's timer that signals this thread
   uint32_t HasTimer;
-  uint32_t Armed;      // the timer will fire (read by the watcher)
-  uint32_t Live;       // the last tick sampled, and no wait since
-  uint32_t IdleTicks;  // ticks in a row with no call open
-  uint32_t WaitTicks;  // ticks in a row that landed in an interposed wait
-  uint64_t Ticks;      // signals handled (verbosity=1's count)
-  uint64_t HotStart;   // start of the call sampled last
+  uint32_t Armed;     // the timer will fire (read by the watcher)
+  uint32_t Live;      // the last tick sampled, and no wait since
+  uint32_t IdleTicks; // ticks in a row with no call open
+  uint32_t WaitTicks; // ticks in a row that landed in an interposed wait
+  uint64_t Ticks;     // signals handled (verbosity=1's count)
+  uint64_t HotStart;  // start of the call sampled last
   uint64_t NextSample; // when its next sample is due (ticks)
   // When the timer is due (ticks; 0: a first signal), and the last tick's
   // time and the thread's CPU time then (0: none since the timer started):
   // how long a tick waited for a CPU (spiketrap_rundelay.h).
   uint64_t TickDue, LastTick, LastTickCpuNs, LastTickBlocked;
-  uint32_t Backoff;   // doublings of the period: it blocks outside our waits
+  uint32_t Backoff; // doublings of the period: it blocks outside our waits
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   int HeldSig;        // blocked during the current wait, to unblock after
   uint64_t CostTicks; // what the last sample cost (estimated from its depth)
