@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -38,6 +39,30 @@ bool ExitKeyReady;
 // sanitizer's interceptor (weak too, linked first) or the program's own
 // definition took the name.
 bool RenamesSeen = true;
+// The frame arrays of threads that have exited, for the next threads to
+// register (under RegistryLock; the first word of each links them).
+void *FreeFrames;
+
+Frame *takeFrames() {
+  RegistryLock.lock();
+  void *P = FreeFrames;
+  if (P)
+    FreeFrames = *static_cast<void **>(P);
+  RegistryLock.unlock();
+  if (P)
+    return static_cast<Frame *>(memset(P, 0, kMaxDepth * sizeof(Frame)));
+  P = mmap(nullptr, kMaxDepth * sizeof(Frame), PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return P == MAP_FAILED ? nullptr : static_cast<Frame *>(P);
+}
+
+void giveBackFrames(ThreadState &T) { // under RegistryLock
+  if (!T.Frames)
+    return;
+  *reinterpret_cast<void **>(T.Frames) = FreeFrames;
+  FreeFrames = T.Frames;
+  T.Frames = nullptr;
+}
 
 // The thread name lives in two words so a rename on another thread and a
 // spike being recorded never see half of each other's bytes.
@@ -69,6 +94,10 @@ void onThreadExit(void *P) {
   samplerDetach(T);
   // TLS destructors that run after this one find the thread gone.
   T.Status = StatusDead;
+  T.Depth = 0;
+  RegistryLock.lock();
+  giveBackFrames(T);
+  RegistryLock.unlock();
 }
 
 } // namespace
@@ -94,6 +123,11 @@ bool threadReady(ThreadState &T) {
   runtimeInit();
   if (!flags.enabled) {
     T.Status = StatusDead; // switched off: every later hook returns at once
+    return false;
+  }
+  T.Frames = takeFrames();
+  if (!T.Frames) {
+    T.Status = StatusDead; // no memory: never timed
     return false;
   }
   T.Tid = uint32_t(syscall(SYS_gettid));
@@ -143,8 +177,10 @@ void threadAfterForkChild() {
   T.Status = T.StatusBeforeFork;
   // The other threads are gone, their perf event descriptors are not.
   for (ThreadState *O = Head; O; O = O->Next)
-    if (O != &T)
+    if (O != &T) {
       kernelEventsDetach(*O);
+      giveBackFrames(*O);
+    }
   Head = nullptr;
   Gone = {};
   Registered = 0;

@@ -132,7 +132,11 @@ struct ThreadState {
   } Watch;
   MessageSlot Messages[kMessageSlots];
   struct RecentRing *Recent; // recent_calls=: the last timed calls, or null
-  Frame Frames[kMaxDepth];
+  // The open frames, kMaxDepth of them: mapped when the thread registers,
+  // null before. Not in the static TLS, which glibc takes out of every
+  // thread's stack: a thread made with PTHREAD_STACK_MIN (16 KiB) must still
+  // start, and a small stack keep its room.
+  Frame *Frames;
   // Written only by the interposed waiting calls (spiketrap_waits.cpp),
   // read when a spike is recorded; after Frames, so the hooks' offsets stay.
   WaitRing Waits;
@@ -154,7 +158,8 @@ struct ThreadState {
   RunDelayMark RunDelayMarks[kRunDelayMarks];
   RunDelayMark RunDelayLast;
 };
-static_assert(sizeof(ThreadState) <= 16384, "keep the static TLS small");
+static_assert(sizeof(ThreadState) <= 4096,
+              "keep the static TLS small: it comes out of each thread's stack");
 
 // Whether message slot S still belongs to an open frame of T below Depth.
 inline bool liveMessage(const ThreadState &T, const MessageSlot &S,
