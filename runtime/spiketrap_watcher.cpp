@@ -55,6 +55,12 @@ constexpr uint64_t kCountTicks = 100;
 // The earliest wake-up after a tick: a deadline closer than this waits for it.
 constexpr uint64_t kMinSleepNs = 20000;
 uint64_t TickTicks, SlowTickTicks, MinSleepTicks;
+// In a forked child the watcher keeps still this long first (ticks; 0:
+// not): a child between fork and exec moves its descriptors about (dup2
+// onto 0-2, close and reopen) as the only thread it expects, and a look
+// opens /proc files (the lowest free numbers) and signals the thread.
+constexpr uint64_t kForkQuietNs = 100000000;
+uint64_t QuietUntil;
 
 struct Look {
   uint64_t Now, Next;
@@ -88,6 +94,10 @@ void loop(void *) {
   // The deadlines are tens of microseconds apart; the default timer slack
   // (50 us) would blur them.
   prctl(PR_SET_TIMERSLACK, 10000);
+  if (uint64_t Until = __atomic_exchange_n(&QuietUntil, 0, __ATOMIC_RELAXED))
+    for (uint64_t Now; !__atomic_load_n(&Stop, __ATOMIC_ACQUIRE) &&
+                       (Now = now()) < Until;)
+      sleepUntil(Now, Until);
   uint64_t NextCount = 0;
   while (!__atomic_load_n(&Stop, __ATOMIC_ACQUIRE)) {
     uint64_t Now = now();
@@ -193,8 +203,10 @@ void watcherAfterForkChild() {
   watchdogAfterForkChild();
   samplerAfterForkChild();
   runDelayAfterForkChild();
-  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE)) {
+    QuietUntil = now() + nsToTicks(kForkQuietNs);
     startThread();
+  }
 }
 
 } // namespace __spiketrap
