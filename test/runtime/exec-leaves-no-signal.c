@@ -4,6 +4,9 @@
 // foreign program under qemu-user is not what this checks)
 // RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report=none %run %t %t 2>&1 | FileCheck %s
+// A static program: execve is the system call there.
+// RUN: %clang %spiketrap_all -O2 -g -static %s %rtlib -o %t.static
+// RUN: env SPIKETRAP_OPTIONS=report=none %run %t.static %t.static 2>&1 | FileCheck %s
 
 // A program that execs (after a fork, or in place) leaves no signal of the
 // sampler pending: the new program starts with that signal at its default
