@@ -81,6 +81,8 @@ struct SampledStats {
   uint32_t Samples;     // taken during the spiking call, in its own time
                         // (not in a timed call inside it)
   uint32_t Agree;       // of them, in the culprit's one activation
+  uint32_t Blocked;     // of those, taken with the thread blocked (a wait
+                        // the runtime does not interpose: Sample::Blocked)
   uint64_t First, Last; // ticks: the first and last of those
   uint64_t From;        // ticks: when the culprit's samples begin to stand
   uint64_t Ran;         // ticks the culprit's samples stand for

@@ -226,9 +226,10 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format(",\"sampled\":{{\"samples\":{},\"culprit\":",
              R.Sampled.Samples);
     if (const spiketrap_desc *C = M.sampledCulprit(I))
-      B.format("{},\"agree\":{},\"start_ns\":{},\"estimated_ns\":{},"
-               "\"seen_ns\":{}",
-               M.functionId(C), R.Sampled.Agree, sampledStartNs(R),
+      B.format("{},\"agree\":{},\"blocked\":{},\"start_ns\":{},"
+               "\"estimated_ns\":{},\"seen_ns\":{}",
+               M.functionId(C), R.Sampled.Agree, R.Sampled.Blocked,
+               sampledStartNs(R),
                sampledEstimateNs(R),
                sampledSeenNs(R));
     else

@@ -317,12 +317,15 @@ void printCulprit(Buffer &B, const ReportModel &M, size_t I,
   const SampledStats &S = R.Sampled;
   if (!M.sampledCulprit(I)) // in its own code, or no one callee: it is the culprit
     return;
-  B.format("{:{}}sampled: {} of {} samples agree, the culprit ran for about ",
-           "", Indent, S.Agree, S.Samples);
+  // Most of them found the thread blocked: it waited there, in a call the
+  // runtime does not time as a wait.
+  bool Waited = S.Blocked * 2 > S.Agree;
+  B.format("{:{}}sampled: {} of {} samples agree, the culprit {} for about ",
+           "", Indent, S.Agree, S.Samples, Waited ? "waited" : "ran");
   formatDuration(B, sampledEstimateNs(R));
   B.format(" (seen for ");
   formatDuration(B, sampledSeenNs(R));
-  B.format("):\n");
+  B.format("){}:\n", Waited ? ", blocked in a call not timed as a wait" : "");
   for (size_t K = 0; K < M.numSampled(I); ++K)
     if (M.sampled(I, K).Culprit) {
       B.format("{:{}}~ ", "", Indent + 4);

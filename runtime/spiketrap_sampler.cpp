@@ -319,6 +319,7 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
   S.Epoch = __atomic_load_n(&Epoch, __ATOMIC_RELAXED);
   S.Run = B.Run;
   S.PeriodUs = uint32_t(ticksToNs(Period) / 1000);
+  S.Blocked = B.Blocked;
   S.Time = T0;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   ++B.Taken;
@@ -408,6 +409,7 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
   // Ticks twice as far apart at each tick that finds it so, up to the most
   // (an idle event loop inside a call open for good wakes ~20 times a
   // second, not a thousand).
+  B.Blocked = Blocked;
   if (!Blocked)
     B.Backoff = 0;
   else if (B.Backoff < kMaxBackoff)
@@ -804,7 +806,7 @@ void samplerDetach(ThreadState &T) {
   // this thread dies with it.
   B->HasTimer = B->Armed = B->Reading = B->Live = B->IdleTicks = 0;
   B->HotStart = B->NextSample = B->TickDue = B->LastTick = 0;
-  B->Backoff = 0;
+  B->Backoff = B->Blocked = 0;
   B->KicksSeen = B->Kicks;
   B->Taken = B->Session = 0;
   B->MaskTid = 0;
@@ -1115,8 +1117,11 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
       I = E;
     }
     uint64_t Ran = 0;
-    for (uint32_t I = BestLo; I < BestLo + BestLen; ++I)
+    uint32_t Blocked = 0;
+    for (uint32_t I = BestLo; I < BestLo + BestLen; ++I) {
       Ran += To[X[I]] - From[X[I]];
+      Blocked += W[X[I]]->Blocked != 0;
+    }
     if (BestLen < kMinAgree || BestLen * 2 <= NX || Ran * 2 <= Own)
       break;
     const SampleFrame &F = *frameAt(BestLo, Depth);
@@ -1136,6 +1141,7 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
     Hi = BestLo + BestLen;
     ++Depth;
     Stats.Agree = BestLen;
+    Stats.Blocked = Blocked;
     Stats.First = W[X[Lo]]->Time;
     Stats.Last = W[X[Hi - 1]]->Time;
     Stats.From = From[X[Lo]];

@@ -50,7 +50,10 @@ struct Sample {
   uint32_t Run;      // samples of one run were taken a period apart, the
                      // thread running (not waiting) in between
   uint32_t PeriodUs; // until the next sample of its run
-  uint32_t Reserved;
+  // The thread was blocked since the tick before (it switched off the CPU
+  // of its own and ran for under an eighth of the time): a wait the runtime
+  // does not interpose (a barrier, a timed condition variable of C++).
+  uint32_t Blocked;
   SampleFrame F[kSampleFrames];
 };
 
@@ -88,6 +91,7 @@ struct SampleBuffer {
   // time and the thread's CPU time then (0: none since the timer started):
   // how long a tick waited for a CPU (spiketrap_rundelay.h).
   uint64_t TickDue, LastTick, LastTickCpuNs, LastTickBlocked;
+  uint32_t Blocked; // the tick found the thread blocked since the last one
   uint32_t Backoff; // doublings of the period: it blocks outside our waits
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   int HeldSig;        // blocked during the current wait, to unblock after
