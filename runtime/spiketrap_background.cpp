@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_background.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_thread.h"
 
 #include <fcntl.h>
@@ -29,6 +30,8 @@ struct Start {
 void *threadMain(void *P) {
   // Hooks reached from here (an instrumented malloc or free) return at once.
   RecursionGuard Guard;
+  // Called by the C library's thread start, as any start routine.
+  noteThreadRoot(__builtin_frame_address(0));
   Start S = *static_cast<Start *>(P);
   free(P);
   S.Body(S.Arg);
@@ -52,6 +55,7 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg,
   sigfillset(&All);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
   pthread_t T;
+  threadRootComing();
   int Err = pthread_create(&T, nullptr, threadMain, S);
   pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   if (Err) {

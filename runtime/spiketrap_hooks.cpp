@@ -209,10 +209,14 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
   spiketrap_state *S = __spiketrap_desc_state(D);
   if (!Late && __atomic_load_n(&S->off, __ATOMIC_RELAXED))
     return false;
-  if (T.Status != StatusActive && !threadReady(T)) {
-    if (T.Status == StatusDead && !flags.enabled)
-      switchOffForRun(D);
-    return false;
+  bool First = false;
+  if (T.Status != StatusActive) {
+    if (!threadReady(T)) {
+      if (T.Status == StatusDead && !flags.enabled)
+        switchOffForRun(D);
+      return false;
+    }
+    First = true;
   }
   bumpOwn(T.Calls);
   uint64_t Calls = bump(S->calls);
@@ -237,6 +241,9 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
   // With the runtime's own bits (runListApply, on another thread).
   uint32_t Flags = D->flags | __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
   applyListed(F, Flags);
+  // The thread's body, its start routine known only now: never a spike.
+  if (First && !Depth && atThreadRoot(T, Addr))
+    F.Threshold = kNever;
   // Pushed all the same, so stacks and parents stay right.
   if ((Flags & SPIKETRAP_DESC_CHANNEL) &&
       channelDisabled(__spiketrap_desc_channel(D)))

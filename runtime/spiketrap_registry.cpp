@@ -1,5 +1,6 @@
 //===- spiketrap_registry.cpp - Thread registry ---------------------------===//
 #include "spiketrap_registry.h"
+#include "spiketrap_clock.h"
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
@@ -12,6 +13,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -39,6 +41,12 @@ bool ExitKeyReady;
 // sanitizer's interceptor (weak too, linked first) or the program's own
 // definition took the name.
 bool RenamesSeen = true;
+// How far a start routine's frame lies below its thread's descriptor (0:
+// not measured yet), and how much deeper a thread's first timed call may
+// be and still be its body (an uninstrumented trampoline's frame).
+uintptr_t RootDistance;
+bool RootComing; // a thread of the runtime's is starting: it measures it
+constexpr uintptr_t kRootSlack = 512;
 // The frame arrays of threads that have exited, for the next threads to
 // register (under RegistryLock; the first word of each links them).
 void *FreeFrames;
@@ -106,6 +114,37 @@ void onThreadExit(void *P) {
 extern "C" SPIKETRAP_INTERNAL int __spiketrap_setname_np(pthread_t Thread,
                                                         const char *Name);
 namespace __spiketrap {
+
+void noteThreadRoot(const void *Frame) {
+  uintptr_t D = uintptr_t(pthread_self()) - uintptr_t(Frame);
+  __atomic_store_n(&RootDistance, D, __ATOMIC_RELAXED);
+}
+
+void threadRootComing() { __atomic_store_n(&RootComing, 1, __ATOMIC_RELAXED); }
+
+bool atThreadRoot(const ThreadState &T, const void *Addr) {
+  if (T.Tid == uint32_t(getpid()))
+    return false;
+  // A thread the program starts at once may register before the watcher
+  // has run: it waits for the measure (10 ms at most).
+  uintptr_t Root;
+  uint64_t Until = 0;
+  while (!(Root = __atomic_load_n(&RootDistance, __ATOMIC_RELAXED)) &&
+         __atomic_load_n(&RootComing, __ATOMIC_RELAXED)) {
+    uint64_t Now = now();
+    if (!Until)
+      Until = Now + nsToTicks(10000000);
+    else if (Now > Until)
+      return false;
+    sched_yield();
+  }
+  if (!Root)
+    return false;
+  // The hooks' frame address and the runtime's frame pointer differ by a
+  // few words (the return address's slot, the entry's stack pointer).
+  uintptr_t D = uintptr_t(pthread_self()) - uintptr_t(Addr);
+  return D + 64 >= Root && D <= Root + kRootSlack;
+}
 
 void threadInit() {
   ExitKeyReady = pthread_key_create(&ExitKey, onThreadExit) == 0;

@@ -19,6 +19,21 @@ namespace __spiketrap {
 // Returns whether the hook may go on.
 bool threadReady(ThreadState &T);
 
+// Whether the frame at Addr, a thread's first timed call, is the thread's
+// body: made at the top of its stack, where the C library's thread start
+// calls the start routine (or through an uninstrumented trampoline with a
+// small frame). Such a frame is a parent, never a spike, as the start
+// routines the pass knows (those passed to pthread_create by name): libuv's
+// threadpool worker gets its function through a variable. Not on the main
+// thread, nor before noteThreadRoot.
+bool atThreadRoot(const ThreadState &T, const void *Addr);
+// From a thread the runtime made, in the function the thread starts with:
+// where a start routine's frame lies below the thread's descriptor
+// (pthread_self()), the same in every thread pthread_create makes.
+void noteThreadRoot(const void *Frame);
+// Before such a thread starts.
+void threadRootComing();
+
 // Before T's spike is recorded on T itself: when renames do not reach the
 // runtime's pthread_setname_np (a sanitizer's interceptor has the name),
 // reads T's name from the kernel (one system call, in the callers' time).
