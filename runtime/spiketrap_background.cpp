@@ -74,6 +74,14 @@ void backgroundThreadJoined() {
   __atomic_fetch_sub(&Running, 1, __ATOMIC_RELAXED);
 }
 
+void backgroundMeasureThreadRoot() {
+  pthread_t T;
+  if (startBackgroundThread([](void *) {}, nullptr, &T)) {
+    pthread_join(T, nullptr);
+    backgroundThreadJoined();
+  }
+}
+
 namespace {
 // Field Index (from 3, the state) of a /proc stat file, after the command
 // name's ')'; null when unreadable.

@@ -13,6 +13,10 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg,
                            pthread_t *Joinable = nullptr);
 // A joinable thread of ours has been joined.
 void backgroundThreadJoined();
+// Starts and joins a thread that only measures where a start routine's
+// frame lies (noteThreadRoot): for a run without the watcher, whose thread
+// measures it otherwise.
+void backgroundMeasureThreadRoot();
 
 // Whether every thread of the program has ended and only the runtime's are
 // left (the program's last thread ended with pthread_exit: the C library

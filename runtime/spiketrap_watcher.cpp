@@ -177,7 +177,7 @@ void watcherStart() {
   runDelayInit(Hangs || Sampling);
   Preemption = preemptionSource() == PreemptionSource::RunDelay;
   if (!Hangs && !Sampling && !Preemption)
-    return;
+    return backgroundMeasureThreadRoot();
   TickTicks = nsToTicks(kTickNs);
   SlowTickTicks = nsToTicks(kSlowTickNs);
   MinSleepTicks = nsToTicks(kMinSleepNs);
