@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 . utils/llvm-version.sh
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
-PROJECTS=${REALWORLD_PROJECTS:-cjson json-c tinyxml2 zlib popt chocolate-doom redis}
+PROJECTS=${REALWORLD_PROJECTS:-cjson json-c tinyxml2 zlib popt libuv1 chocolate-doom redis}
 if [ -n "${REALWORLD_DIR:-}" ]; then
   work=$(mkdir -p "$REALWORLD_DIR" && cd "$REALWORLD_DIR" && pwd)
 else
@@ -268,6 +268,68 @@ project_popt() {
   # tests/test1 is libtool's wrapper script; it runs the real program.
   spike_check popt '(^| )popt' "$b-st/tests" ./test1 --help
   quiet_check popt "$b-st/tests" "$b-plain/tests/test1" "$b-st/tests/test1" --help
+}
+
+# libuv (C, CMake): the event loop under Node. Its test runner starts each
+# of its ~400 tests as a child process (fork + exec) and the tests spawn
+# processes, start threads (its threadpool's through a variable, some with
+# the smallest stack), wait in epoll and on barriers, and juggle descriptors
+# before exec: the instrumented runner runs with default options, reports to
+# files. Each test is run by name, one at a time (tests share fixed ports);
+# one that fails instrumented only is run twice more (a loaded machine's
+# timing), and if it still fails, three times plain: a test that fails plain then too depends on
+# the machine (tcp_close_while_connecting wants an unreachable network) and
+# is not counted. The runner refuses root: as nobody, then, from a writable
+# copy of its fixtures.
+libuv_results() { # libuv_results <build dir> <out>
+  local run=$1.run
+  rm -rf "$run" && mkdir -p "$run/test" "$run/reports" && cp -r "$libuv_src/test/fixtures" "$run/test/" &&
+    chmod -R a+rwX "$run" || return
+  local as=()
+  [ "$(id -u)" = 0 ] && as=(runuser -u nobody --)
+  # Tests with helpers are listed as "name   (helpers: ...)".
+  (cd "$run" && "${as[@]}" env SPIKETRAP_OPTIONS=report=none "$1/uv_run_tests_a" --list) |
+    sed -nE 's/^([a-z0-9_]+)( .*)?$/\1/p' > "$run/list"
+  # (A failed test's runner exits 255, which would stop xargs: || true.)
+  (cd "$run" && xargs -P 1 -I{} "${as[@]}" env SPIKETRAP_OPTIONS="report=$run/reports/r.%p.txt" \
+     sh -c 'timeout 120 "$0" "$1" || true' "$1/uv_run_tests_a" {} < "$run/list" > "$run/tap" 2>&1)
+  sed -nE 's/^ok [0-9]+ - ([a-z0-9_]+).*/\1\tPASS/p; s/^not ok [0-9]+ - ([a-z0-9_]+).*/\1\tFAIL/p' "$run/tap" |
+    sort -u > "$2"
+}
+libuv_retry() { # libuv_retry <plain build dir> <instrumented build dir>
+  local t n ok as=()
+  [ "$(id -u)" = 0 ] && as=(runuser -u nobody --)
+  # uv1 <build dir> <test> [options]: runs one test as the suite does
+  uv1() { (cd "$1.run" && "${as[@]}" env SPIKETRAP_OPTIONS="report=$1.run/reports/r.%p.txt" \
+             timeout 120 "$1/uv_run_tests_a" "$2" > /dev/null 2>&1); }
+  for t in $(grep $'\tPASS$' "$1.results" | cut -f1); do
+    grep -qxF "$t"$'\tFAIL' "$2.results" || continue
+    ok=
+    for n in 1 2; do uv1 "$2" "$t" && { ok=1; break; }; done
+    if [ -n "$ok" ]; then
+      echo "libuv1: $t passed instrumented on a retry"
+      sed -i "s/^$t\tFAIL$/$t\tPASS/" "$2.results"; continue
+    fi
+    # Failing instrumented every time: does it fail plain too, here?
+    for n in 1 2 3; do
+      uv1 "$1" "$t" && continue
+      echo "libuv1: $t fails plain too on this machine (not counted)"
+      sed -i "s/^$t\tPASS$/$t\tFAIL/" "$1.results"; break
+    done
+  done
+}
+project_libuv1() {
+  local b=$work/build/libuv1
+  libuv_src=$(fetch libuv1) || { skip libuv1; return; }
+  NINJA_TARGETS=uv_run_tests_a check "libuv1: build plain (CMake)" \
+    cmake_build "$libuv_src" "$b-plain" "$plain_cc" "$plain_cxx" -DLIBUV_BUILD_TESTS=ON || return
+  NINJA_TARGETS=uv_run_tests_a check "libuv1: build with CC=spiketrap-clang (CMake)" \
+    cmake_build "$libuv_src" "$b-st" "$st_cc" "$st_cxx" -DLIBUV_BUILD_TESTS=ON || return
+  instrumented_check libuv1 "$b-st"
+  libuv_results "$b-plain" "$b-plain.results"
+  libuv_results "$b-st" "$b-st.results"
+  libuv_retry "$b-plain" "$b-st"
+  suite_check libuv1 "$b-plain.results" "$b-st.results"
 }
 
 # --- Programs run as a user would (issue 25) ------------------------------------
