@@ -47,7 +47,7 @@ DescriptorBuilder::DescriptorBuilder(Module &M, uint64_t ThresholdNs)
   LLVMContext &C = M.getContext();
   DescTy = getStructType(C, spiketrap_layout::Kinds);
   ExtTy = getStructType(C, spiketrap_layout::ExtKinds);
-  ExtendedTy = StructType::get(C, {DescTy, ExtTy});
+  LocTy = getStructType(C, spiketrap_layout::LocKinds);
   StateTy = getStructType(C, spiketrap_layout::StateKinds);
 }
 
@@ -127,27 +127,38 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
   // Only functions with a threshold or a channel of their own pay for the
   // extension (and the entry hook's slow path, which reads it).
   bool Extended = Threshold || S.ChildrenThreshold.Ns || S.Channel.isSet();
+  // Without debug info there is nothing to say: no location.
+  bool Located = !File.empty() || Line;
   uint32_t Flags =
       SPIKETRAP_DESC_RELATIVE | (S.Ignore.isSet() ? SPIKETRAP_DESC_IGNORE : 0) |
       (S.IgnoreChildren.isSet() ? SPIKETRAP_DESC_IGNORE_CHILDREN : 0) |
       (S.Channel.isSet() ? SPIKETRAP_DESC_CHANNEL : 0) |
-      (Extended ? SPIKETRAP_DESC_EXTENDED : 0) | getWaitFlags(Waits);
+      (Extended ? SPIKETRAP_DESC_EXTENDED : 0) |
+      (Located ? SPIKETRAP_DESC_LOCATED : 0) | getWaitFlags(Waits);
   SmallVector<Constant *, 16> Fields = getNullFields(DescTy),
-                              Ext = getNullFields(ExtTy);
+                              Ext = getNullFields(ExtTy),
+                              Loc = getNullFields(LocTy);
   auto SetInt = [](SmallVectorImpl<Constant *> &In, unsigned Field,
                    uint64_t V) {
     In[Field] = ConstantInt::get(In[Field]->getType(), V);
   };
   // The strings first: module order, the one the tests read.
   Constant *Name = getString(demangle(F.getName()));
-  Constant *FileStr = getString(File);
+  Constant *FileStr = Located ? getString(File) : nullptr;
   Constant *Channel = S.Channel.isSet() ? getString(S.Channel.Name) : nullptr;
+  SmallVector<Type *, 3> Parts = {DescTy};
+  if (Extended)
+    Parts.push_back(ExtTy);
+  if (Located)
+    Parts.push_back(LocTy);
+  StructType *Ty =
+      Parts.size() == 1 ? DescTy : StructType::get(M.getContext(), Parts);
   // Constant: what the runtime writes is in the state, zero at start, so it
   // takes no bytes in the binary (.bss).
-  auto *Desc =
-      new GlobalVariable(M, Extended ? ExtendedTy : DescTy,
-                         /*isConstant=*/true, GlobalValue::PrivateLinkage,
-                         nullptr, "__spiketrap_desc." + F.getName());
+  auto *Desc = new GlobalVariable(M, Ty,
+                                  /*isConstant=*/true,
+                                  GlobalValue::PrivateLinkage, nullptr,
+                                  "__spiketrap_desc." + F.getName());
   auto *State = new GlobalVariable(
       M, StateTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
       Constant::getNullValue(StateTy), "__spiketrap_state." + F.getName());
@@ -156,27 +167,30 @@ GlobalVariable *DescriptorBuilder::create(Function &F, const Selection &S,
   // The C struct's alignment: LLVM would give a global this large 16, and
   // with 48-byte descriptors that is 8 bytes of padding each.
   Desc->setAlignment(M.getDataLayout().getABITypeAlign(Desc->getValueType()));
-  // Within an extended descriptor, its common part is field 0.
+  // With a tail, the common part is field 0.
   auto Path = [&](unsigned Field) {
-    return Extended ? SmallVector<unsigned, 2>{0, Field}
-                    : SmallVector<unsigned, 2>{Field};
+    return Ty != DescTy ? SmallVector<unsigned, 2>{0, Field}
+                        : SmallVector<unsigned, 2>{Field};
   };
   SetInt(Fields, DescField::flags, Flags);
-  SetInt(Fields, DescField::line, Line);
   Fields[DescField::state] = getRelative(Desc, Path(DescField::state), State);
   Fields[DescField::name] = getRelative(Desc, Path(DescField::name), Name);
-  Fields[DescField::file] = getRelative(Desc, Path(DescField::file), FileStr);
-  Constant *Init = ConstantStruct::get(DescTy, Fields);
+  SmallVector<Constant *, 3> Init = {ConstantStruct::get(DescTy, Fields)};
   if (Extended) {
     SetInt(Ext, DescField::threshold_ns, Threshold);
     SetInt(Ext, DescField::children_threshold_ns, S.ChildrenThreshold.Ns);
     if (Channel)
       Ext[DescField::channel] =
           getRelative(Desc, {1, DescField::channel}, Channel);
-    Init = ConstantStruct::get(ExtendedTy,
-                               {Init, ConstantStruct::get(ExtTy, Ext)});
+    Init.push_back(ConstantStruct::get(ExtTy, Ext));
   }
-  Desc->setInitializer(Init);
+  if (Located) {
+    unsigned At = Init.size();
+    SetInt(Loc, DescField::line, Line);
+    Loc[DescField::file] = getRelative(Desc, {At, DescField::file}, FileStr);
+    Init.push_back(ConstantStruct::get(LocTy, Loc));
+  }
+  Desc->setInitializer(Ty == DescTy ? Init[0] : ConstantStruct::get(Ty, Init));
   return Desc;
 }
 
@@ -219,22 +233,25 @@ void DescriptorBuilder::setEntry(GlobalVariable *Desc, Constant *Site) {
 
 void DescriptorBuilder::setField(GlobalVariable *Desc, unsigned Field,
                                  Constant *Value, bool Relative) {
-  // The common part: the whole initializer, or field 0 of an extended one.
+  // The common part: the whole initializer, or field 0 of one with a tail.
   auto *Init = cast<ConstantStruct>(Desc->getInitializer());
-  bool Extended = Init->getType() == ExtendedTy;
-  auto *Common = Extended ? cast<ConstantStruct>(Init->getOperand(0)) : Init;
+  bool Tail = Init->getType() != DescTy;
+  auto *Common = Tail ? cast<ConstantStruct>(Init->getOperand(0)) : Init;
   SmallVector<Constant *, 16> Fields;
   for (unsigned I = 0, E = Common->getNumOperands(); I != E; ++I)
     Fields.push_back(Common->getOperand(I));
-  Fields[Field] =
-      Relative ? getRelative(Desc,
-                             Extended ? ArrayRef<unsigned>{0, Field}
-                                      : ArrayRef<unsigned>{Field},
-                             Value)
-               : Value;
+  Fields[Field] = Relative ? getRelative(Desc,
+                                         Tail ? ArrayRef<unsigned>{0, Field}
+                                              : ArrayRef<unsigned>{Field},
+                                         Value)
+                           : Value;
   Constant *NewInit = ConstantStruct::get(DescTy, Fields);
-  if (Extended)
-    NewInit = ConstantStruct::get(ExtendedTy, {NewInit, Init->getOperand(1)});
+  if (Tail) {
+    SmallVector<Constant *, 3> Parts = {NewInit};
+    for (unsigned I = 1, E = Init->getNumOperands(); I != E; ++I)
+      Parts.push_back(Init->getOperand(I));
+    NewInit = ConstantStruct::get(Init->getType(), Parts);
+  }
   Desc->setInitializer(NewInit);
 }
 

@@ -38,10 +38,11 @@ struct StateRef {
 class DescriptorBuilder {
   llvm::Module &M;
   uint64_t ThresholdNs;
-  /// spiketrap_desc, spiketrap_desc_ext, and {spiketrap_desc,
-  /// spiketrap_desc_ext}: the descriptor of a function with thresholds or a
-  /// channel of its own (SPIKETRAP_DESC_EXTENDED).
-  llvm::StructType *DescTy, *ExtTy, *ExtendedTy;
+  /// spiketrap_desc, spiketrap_desc_ext (thresholds or a channel of its own:
+  /// SPIKETRAP_DESC_EXTENDED) and spiketrap_desc_loc (file and line:
+  /// SPIKETRAP_DESC_LOCATED). A descriptor with either tail is the literal
+  /// struct {spiketrap_desc, [spiketrap_desc_ext], [spiketrap_desc_loc]}.
+  llvm::StructType *DescTy, *ExtTy, *LocTy;
   /// spiketrap_state, and each descriptor's.
   llvm::StructType *StateTy;
   llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *> States;

@@ -247,8 +247,8 @@ void jsonString(Buffer &B, const char *S) {
 
 void printLocation(Buffer &B, const spiketrap_desc *D) {
   const char *Name = __spiketrap_desc_name(D), *File = __spiketrap_desc_file(D);
-  if (File && File[0] && D->line)
-    B.format("{} ({}:{})", Name, File, D->line);
+  if (File && File[0] && __spiketrap_desc_line(D))
+    B.format("{} ({}:{})", Name, File, __spiketrap_desc_line(D));
   else if (File && File[0])
     B.format("{} ({})", Name, File);
   else

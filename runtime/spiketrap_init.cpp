@@ -133,5 +133,6 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
 
 // Referenced by every instrumented object (see SPIKETRAP_ABI_VERSION): a link
 // without the runtime, or with a runtime of another layout, names this symbol.
-SPIKETRAP_EXPORT const char __spiketrap_abi_v9 = 1;
-static_assert(SPIKETRAP_ABI_VERSION == 9, "rename __spiketrap_abi_v9 to match");
+SPIKETRAP_EXPORT const char __spiketrap_abi_v10 = 1;
+static_assert(SPIKETRAP_ABI_VERSION == 10,
+              "rename __spiketrap_abi_v10 to match");

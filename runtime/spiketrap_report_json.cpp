@@ -89,7 +89,7 @@ void writeIdle(Buffer &B) {
     const char *File = __spiketrap_desc_file(F.Desc);
     jsonString(B, File ? File : "");
     B.format(",\"line\":{},\"calls\":{},\"worst_ns\":{},\"call\":\"{}\"}}",
-             F.Desc->line, F.Calls, worstNs(F),
+             __spiketrap_desc_line(F.Desc), F.Calls, worstNs(F),
              waitCallName(F.Call));
   }
   B.format("],");
@@ -149,7 +149,8 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
       jsonString(B, File ? File : "");
       B.format(",\"instrumented\":false");
     }
-    B.format(",\"line\":{},\"calls\":{},\"spikes\":{}", S.Desc->line,
+    B.format(",\"line\":{},\"calls\":{},\"spikes\":{}",
+             __spiketrap_desc_line(S.Desc),
              __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
                              __ATOMIC_RELAXED),
              S.Spikes);

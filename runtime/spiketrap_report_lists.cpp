@@ -102,7 +102,7 @@ void printSuggestionReason(Buffer &B, const FunctionStats &F) {
   if (const char *File = __spiketrap_desc_file(F.Desc); File && File[0]) {
     B.format(", ");
     formatListComment(B, File);
-    B.format(":{}", F.Desc->line);
+    B.format(":{}", __spiketrap_desc_line(F.Desc));
   }
 }
 
@@ -139,7 +139,7 @@ void writeSkipList(Buffer &B, const ReportModel &M) {
     if (const char *File = __spiketrap_desc_file(D); File && File[0]) {
       B.format(", ");
       formatListComment(B, File);
-      B.format(":{}", D->line);
+      B.format(":{}", __spiketrap_desc_line(D));
     }
     B.push_back('\n');
     formatListEntry(B, __spiketrap_desc_name(D));

@@ -397,7 +397,7 @@ void spikesAfterForkChild() {
 
 namespace {
 const spiketrap_desc_abs Unloaded = {
-    {0, 0, SPIKETRAP_DESC_ABS_STATE}, "(unloaded code)", "", nullptr};
+    {0, SPIKETRAP_DESC_ABS_STATE}, "(unloaded code)", "", nullptr};
 
 // Runtime-owned copies of descriptors of unloaded objects, kept for the
 // whole run in a list: the records that point to them are in the arena.
@@ -419,10 +419,12 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
   }
   // Addresses, not offsets: the copy lives elsewhere (no extension, no
   // callees: they were relative to the unloaded object).
-  C->Desc = {*D, Name, File, nullptr, *__spiketrap_desc_state(D)};
-  C->Desc.desc.flags &= ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED);
+  C->Desc = {*D, Name, File, nullptr, __spiketrap_desc_line(D),
+             *__spiketrap_desc_state(D)};
+  C->Desc.desc.flags &= ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED |
+                          SPIKETRAP_DESC_LOCATED);
   C->Desc.desc.state = SPIKETRAP_DESC_ABS_STATE;
-  C->Desc.desc.name = C->Desc.desc.file = C->Desc.desc.callees = 0;
+  C->Desc.desc.name = C->Desc.desc.callees = C->Desc.desc.entry = 0;
   C->Desc.desc.num_callees = 0;
   C->Next = Owned;
   Owned = C;

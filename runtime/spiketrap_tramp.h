@@ -15,7 +15,7 @@
 #define SPIKETRAP_TRAMP_H
 
 /* offsetof(spiketrap_desc, entry) */
-#define SPIKETRAP_DESC_ENTRY 24
+#define SPIKETRAP_DESC_ENTRY 16
 
 /* The patchable instruction: its size, its timed form (a jump back to the
  * prefix), its switched-off form (a NOP), and the size of the prefix. */

@@ -16,7 +16,7 @@ extern "C" {
 
 /* Bump when the layout of spiketrap_desc or the hook signatures change; the
  * pass references __spiketrap_abi_v<N>, so a stale runtime fails to link. */
-#define SPIKETRAP_ABI_VERSION 9
+#define SPIKETRAP_ABI_VERSION 10
 
 /* spiketrap_desc.flags. Bits 0-15 are what the entry hook acts on (any of them
  * sends it to its slow path); bits 16 and up only say how the descriptor is
@@ -50,6 +50,9 @@ enum {
    * looks. */
   SPIKETRAP_DESC_WAITS_KERNEL = 1u << 17,
   SPIKETRAP_DESC_WAITS_FAST = 1u << 18,
+  /* With SPIKETRAP_DESC_RELATIVE: a spiketrap_desc_loc follows (and the
+   * extension, if any, comes first): the pass knew the file and line. */
+  SPIKETRAP_DESC_LOCATED = 1u << 19,
 };
 #define SPIKETRAP_DESC_LIST_SHIFT 24
 
@@ -57,8 +60,8 @@ enum {
  * and the state the runtime writes, a zero-initialised private global the
  * descriptor names. Their fields, what they mean and who writes them:
  * spiketrap_descriptor.inc, the one list the pass builds its descriptors
- * from. Read the Rel fields (state, name, file, callees) and the extension
- * with the __spiketrap_desc_* accessors below, never directly. */
+ * from. Read the Rel fields (state, name, callees, entry), the extension and
+ * the location with the __spiketrap_desc_* accessors below, never directly. */
 typedef struct spiketrap_state {
 #define SPIKETRAP_STATE_FIELD(name, ctype, irtype) ctype name;
 #include "spiketrap_descriptor.inc"
@@ -76,6 +79,13 @@ typedef struct spiketrap_desc_ext {
 #include "spiketrap_descriptor.inc"
 } spiketrap_desc_ext;
 
+/* Where the function is in the source, after the descriptor and its
+ * extension (SPIKETRAP_DESC_LOCATED). */
+typedef struct spiketrap_desc_loc {
+#define SPIKETRAP_DESC_LOC_FIELD(name, ctype, irtype) ctype name;
+#include "spiketrap_descriptor.inc"
+} spiketrap_desc_loc;
+
 /* A descriptor a C initialiser writes (no SPIKETRAP_DESC_RELATIVE): the
  * common part with its Rel fields 0 but state (SPIKETRAP_DESC_ABS_STATE),
  * then addresses, then its state. */
@@ -84,6 +94,7 @@ typedef struct spiketrap_desc_abs {
   const char *name;
   const char *file;
   const char *channel; /* or NULL */
+  uint32_t line;
   spiketrap_state state;
 } spiketrap_desc_abs;
 /* The `state` field of a spiketrap_desc_abs's descriptor: the offset from it
@@ -117,9 +128,26 @@ static inline const char *__spiketrap_desc_name(const spiketrap_desc *d) {
   const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
   return a ? a->name : (const char *)__spiketrap_rel_get(&d->name);
 }
+static inline const spiketrap_desc_loc *
+__spiketrap_desc_loc_of(const spiketrap_desc *d) {
+  return (d->flags & (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_LOCATED)) ==
+                 (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_LOCATED)
+             ? (const spiketrap_desc_loc *)((const char *)(d + 1) +
+                                            (d->flags & SPIKETRAP_DESC_EXTENDED
+                                                 ? sizeof(spiketrap_desc_ext)
+                                                 : 0))
+             : 0;
+}
 static inline const char *__spiketrap_desc_file(const spiketrap_desc *d) {
   const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
-  return a ? a->file : (const char *)__spiketrap_rel_get(&d->file);
+  const spiketrap_desc_loc *l = __spiketrap_desc_loc_of(d);
+  return a ? a->file : l ? (const char *)__spiketrap_rel_get(&l->file) : "";
+}
+/* 0: unknown */
+static inline uint32_t __spiketrap_desc_line(const spiketrap_desc *d) {
+  const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
+  const spiketrap_desc_loc *l = __spiketrap_desc_loc_of(d);
+  return a ? a->line : l ? l->line : 0;
 }
 static inline const char *__spiketrap_desc_channel(const spiketrap_desc *d) {
   const spiketrap_desc_abs *a = __spiketrap_desc_abs_of(d);
@@ -354,11 +382,12 @@ void spiketrap_pause_scope_end_(int *paused);
 /* A static descriptor per marker, constant-initialised (no guard). */
 #define SPIKETRAP_SCOPE_(name, chan, flags, cond)                              \
   static spiketrap_desc_abs SPIKETRAP_ID_(spiketrap_desc_) = {                 \
-      {(flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u), __LINE__,             \
+      {(flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u),                       \
        SPIKETRAP_DESC_ABS_STATE},                                              \
       name,                                                                    \
       __FILE__,                                                                \
-      chan};                                                                   \
+      chan,                                                                    \
+      __LINE__};                                                               \
   SPIKETRAP_SCOPE_DECL_(SPIKETRAP_ID_(spiketrap_desc_).desc, cond)
 #define SPIKETRAP_CALL_(call) call
 #endif

@@ -29,6 +29,13 @@ enum ExtField : unsigned {
   NumExtFields
 };
 
+/// Indices of the location's fields (spiketrap_desc_loc).
+enum LocField : unsigned {
+#define SPIKETRAP_DESC_LOC_FIELD(name, ctype, irtype) name,
+#include "spiketrap_descriptor.inc"
+  NumLocFields
+};
+
 /// Indices of the state's fields (spiketrap_state).
 enum StateField : unsigned {
 #define SPIKETRAP_STATE_FIELD(name, ctype, irtype) name,
@@ -45,6 +52,10 @@ inline constexpr Kind Kinds[] = {
 };
 inline constexpr Kind ExtKinds[] = {
 #define SPIKETRAP_DESC_EXT_FIELD(name, ctype, irtype) irtype,
+#include "spiketrap_descriptor.inc"
+};
+inline constexpr Kind LocKinds[] = {
+#define SPIKETRAP_DESC_LOC_FIELD(name, ctype, irtype) irtype,
 #include "spiketrap_descriptor.inc"
 };
 inline constexpr Kind StateKinds[] = {
@@ -81,6 +92,11 @@ constexpr std::size_t offsetOf(const Kind (&Ks)[N], unsigned F) {
                     offsetof(spiketrap_desc_ext, name) ==                      \
                         offsetOf(ExtKinds, name),                              \
                 "spiketrap_desc_ext::" #name " is not where the pass puts it");
+#define SPIKETRAP_DESC_LOC_FIELD(name, ctype, irtype)                          \
+  static_assert(sizeof(spiketrap_desc_loc::name) == sizeOf(irtype) &&          \
+                    offsetof(spiketrap_desc_loc, name) ==                      \
+                        offsetOf(LocKinds, name),                              \
+                "spiketrap_desc_loc::" #name " is not where the pass puts it");
 #define SPIKETRAP_STATE_FIELD(name, ctype, irtype)                             \
   static_assert(sizeof(spiketrap_state::name) == sizeOf(irtype) &&             \
                     offsetof(spiketrap_state, name) ==                         \
@@ -98,10 +114,16 @@ static_assert(sizeof(spiketrap_desc) == offsetOf(Kinds, NumFields),
               "spiketrap_desc has padding the pass does not emit");
 static_assert(sizeof(spiketrap_desc_ext) == offsetOf(ExtKinds, NumExtFields),
               "spiketrap_desc_ext has padding the pass does not emit");
-// The extension starts right after the descriptor, with no hole: the pass
-// emits {spiketrap_desc, spiketrap_desc_ext}.
+static_assert(sizeof(spiketrap_desc_loc) == offsetOf(LocKinds, NumLocFields),
+              "spiketrap_desc_loc has padding the pass does not emit");
+// The extension and the location follow the descriptor with no hole: the
+// pass emits {spiketrap_desc, spiketrap_desc_ext, spiketrap_desc_loc}, either
+// tail left out.
 static_assert(sizeof(spiketrap_desc) % alignof(spiketrap_desc_ext) == 0,
               "spiketrap_desc_ext would not follow spiketrap_desc directly");
+static_assert(sizeof(spiketrap_desc) % alignof(spiketrap_desc_loc) == 0 &&
+                  sizeof(spiketrap_desc_ext) % alignof(spiketrap_desc_loc) == 0,
+              "spiketrap_desc_loc would not follow directly");
 static_assert(offsetof(spiketrap_desc_abs, desc) == 0,
               "a spiketrap_desc_abs starts with its descriptor");
 

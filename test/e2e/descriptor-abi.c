@@ -22,7 +22,7 @@ char CAT(__spiketrap_abi_v, SPIKETRAP_ABI_VERSION);
 void __spiketrap_enter(spiketrap_desc *D, void *Frame) {
   printf("enter %s line=%u flags=%u threshold=%llu children=%llu "
          "channel=%s timed_until=%u file=%s\n",
-         __spiketrap_desc_name(D), D->line, D->flags,
+         __spiketrap_desc_name(D), __spiketrap_desc_line(D), D->flags,
          (unsigned long long)__spiketrap_desc_threshold_ns(D),
          (unsigned long long)__spiketrap_desc_children_threshold_ns(D),
          __spiketrap_desc_channel(D) ? __spiketrap_desc_channel(D) : "-",

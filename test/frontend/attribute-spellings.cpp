@@ -80,6 +80,7 @@ THRESHOLD_MS(5) IGNORE_CHILDREN void both();
 void both() { usleep(1); }
 
 // DESC-DAG: @__spiketrap_desc._Z5framev = {{.*}} i64 16600000,
-// mix: RELATIVE | EXTENDED | CHANNEL, and WAITS_KERNEL (it sleeps).
-// DESC-DAG: @__spiketrap_desc._Z3mixv = {{.*}} { i32 196628,
+// mix: RELATIVE | EXTENDED | CHANNEL | LOCATED (-Rpass tracks locations),
+// and WAITS_KERNEL (it sleeps).
+// DESC-DAG: @__spiketrap_desc._Z3mixv = {{.*}} { i32 720916,
 // IR: c"audio\00"

@@ -11,11 +11,11 @@ target triple = "x86_64-unknown-linux-gnu"
 
 declare void @external()
 
-; CHECK-DAG: @__spiketrap_desc.caller = private constant {{.*}} i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.caller to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.caller, i32 0, i32 5) to i64)) to i32), i32 {{.*}}, i16 2 }
+; CHECK-DAG: @__spiketrap_desc.caller = private constant {{.*}} i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.caller to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.caller, i32 0, i32 3) to i64)) to i32), i32 {{.*}}, i16 2 }
 ; CHECK-DAG: @__spiketrap_callees.caller = private constant [2 x i32] [i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_desc.a to i64), i64 ptrtoint (ptr @__spiketrap_callees.caller to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_desc.b to i64), i64 ptrtoint (ptr getelementptr {{.*}}([2 x i32], ptr @__spiketrap_callees.caller, i64 0, i64 1) to i64)) to i32)], align 4
 ; The descriptor's own field (offset 20, 32 bits) points at the table the same way.
 ; ASM-LABEL: .L__spiketrap_desc.caller:
-; ASM:       .long {{\(?}}.L__spiketrap_callees.caller-.L__spiketrap_desc.caller{{\)?}}-20
+; ASM:       .long {{\(?}}.L__spiketrap_callees.caller-.L__spiketrap_desc.caller{{\)?}}-12
 ; ASM-LABEL: .L__spiketrap_callees.caller:
 ; ASM-NEXT:  .long .L__spiketrap_desc.a-.L__spiketrap_callees.caller
 ; ASM-NEXT:  .long {{\(?}}.L__spiketrap_desc.b-.L__spiketrap_callees.caller{{\)?}}-4

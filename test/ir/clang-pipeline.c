@@ -38,6 +38,6 @@ int sum_squares(int n) {
 // O0-LABEL: define internal i32 @square({{.*}} prefix {{.*}} prologue
 static int square(int x) { return x * x; }
 
-// NM-DAG: U __spiketrap_abi_v9
+// NM-DAG: U __spiketrap_abi_v10
 // NM-DAG: U __spiketrap_tramp_1
 // NM-DAG: T sum_squares

@@ -32,10 +32,8 @@ spiketrap_desc &desc(const char *Name, uint64_t ThresholdNs = 0,
   };
   X->D.flags = Flags | SPIKETRAP_DESC_RELATIVE |
                (ThresholdNs | ChildrenNs ? SPIKETRAP_DESC_EXTENDED : 0);
-  X->D.line = 1;
   Rel(X->D.state, reinterpret_cast<const char *>(&X->S));
   Rel(X->D.name, Name);
-  Rel(X->D.file, "StackTest.cpp");
   X->E.threshold_ns = ThresholdNs;
   X->E.children_threshold_ns = ChildrenNs;
   return X->D;
