@@ -2,6 +2,8 @@
 // RUN: %run %t.O0 | FileCheck %s
 // RUN: %clang %spiketrap -mllvm -spiketrap-switch=flag -g -O2 %s -o %t.O2
 // RUN: %run %t.O2 | FileCheck %s
+// RUN: %clang %spiketrap -mllvm -spiketrap-switch=flag -O2 %s -o %t.nodebug
+// RUN: %run %t.nodebug | FileCheck %s --check-prefix=NODEBUG
 
 // The descriptors the pass emits, read through the C struct of spiketrap.h
 // (both built from spiketrap_descriptor.inc): every field the pass sets is
@@ -9,7 +11,8 @@
 // the one the runtime writes, in the descriptor's state. Hooks of our own
 // stand in for the runtime, so functions are timed through thunks
 // (-spiketrap-switch=flag); the entry field of patchable sites is
-// e2e/sites.c's.
+// e2e/sites.c's. With debug info, file and line follow the descriptor and
+// its extension (SPIKETRAP_DESC_LOCATED, 524288); without, nothing does.
 
 #include "spiketrap.h"
 #include <stdio.h>
@@ -45,8 +48,9 @@ void __spiketrap_object_unloading(const void *Addr) {} // the object's fini
 void parent(void);
 void leaf(void);
 
-// CHECK:      enter main line=[[#@LINE+3]] flags=65537 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK:      enter main line=[[#@LINE+4]] flags=589825 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee parent
+// NODEBUG:      enter main line=0 flags=65537 threshold=0 children=0 channel=- timed_until=0 file={{$}}
 // Switched off: the second call prints nothing.
 int main(void) {
   parent();
@@ -54,14 +58,16 @@ int main(void) {
   return 0;
 }
 
-// CHECK-NEXT: enter parent line=[[#@LINE+4]] flags=65553 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter parent line=[[#@LINE+5]] flags=589841 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee leaf
+// NODEBUG:    enter parent line=0 flags=65553 threshold=0 children=2000000 channel=- timed_until=0 file={{$}}
 SPIKETRAP_CHILDREN_THRESHOLD_MS(2)
 SPIKETRAP_IGNORE
 __attribute__((noinline)) void parent(void) { leaf(); }
 
-// CHECK-NEXT: enter leaf line=[[#@LINE+5]] flags=196630 threshold=250000 children=0 channel=net timed_until=4294967295 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter leaf line=[[#@LINE+6]] flags=720918 threshold=250000 children=0 channel=net timed_until=4294967295 file={{.*}}descriptor-abi.c
 // CHECK-NEXT: exit leaf
+// NODEBUG:    enter leaf line=0 flags=196630 threshold=250000 children=0 channel=net timed_until=4294967295 file={{$}}
 SPIKETRAP_THRESHOLD_US(250)
 SPIKETRAP_CHANNEL("net")
 SPIKETRAP_IGNORE_CHILDREN
