@@ -13,7 +13,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <cstring>
-#include <limits>
 
 using namespace llvm;
 using namespace spiketrap;
@@ -198,9 +197,8 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
                                    ArrayRef<GlobalVariable *> Callees) {
   if (Callees.empty())
     return;
-  // num_callees is 16 bits wide: the first ones are candidates enough.
-  Callees = Callees.take_front(
-      std::numeric_limits<decltype(spiketrap_desc::num_callees)>::max());
+  // The flags count them in 12 bits: the first ones are candidates enough.
+  Callees = Callees.take_front(SPIKETRAP_DESC_MAX_CALLEES);
   LLVMContext &C = M.getContext();
   Type *I64 = Type::getInt64Ty(C);
   auto *TableTy = ArrayType::get(Type::getInt32Ty(C), Callees.size());
@@ -221,9 +219,13 @@ void DescriptorBuilder::setCallees(GlobalVariable *Desc,
         Callee));
   Table->setInitializer(ConstantArray::get(TableTy, Entries));
   setField(Desc, DescField::callees, Table, /*Relative=*/true);
-  setField(Desc, DescField::num_callees,
-           ConstantInt::get(DescTy->getElementType(DescField::num_callees),
-                            Callees.size()),
+  setField(Desc, DescField::flags,
+           ConstantInt::get(DescTy->getElementType(DescField::flags),
+                            cast<ConstantInt>(getCommon(Desc)->getOperand(
+                                                  DescField::flags))
+                                    ->getZExtValue() |
+                                uint32_t(Callees.size())
+                                    << SPIKETRAP_DESC_CALLEES_SHIFT),
            /*Relative=*/false);
 }
 
@@ -231,12 +233,18 @@ void DescriptorBuilder::setEntry(GlobalVariable *Desc, Constant *Site) {
   setField(Desc, DescField::entry, Site, /*Relative=*/true);
 }
 
+ConstantStruct *DescriptorBuilder::getCommon(GlobalVariable *Desc) const {
+  // The whole initializer, or field 0 of one with a tail.
+  auto *Init = cast<ConstantStruct>(Desc->getInitializer());
+  return Init->getType() == DescTy ? Init
+                                   : cast<ConstantStruct>(Init->getOperand(0));
+}
+
 void DescriptorBuilder::setField(GlobalVariable *Desc, unsigned Field,
                                  Constant *Value, bool Relative) {
-  // The common part: the whole initializer, or field 0 of one with a tail.
   auto *Init = cast<ConstantStruct>(Desc->getInitializer());
   bool Tail = Init->getType() != DescTy;
-  auto *Common = Tail ? cast<ConstantStruct>(Init->getOperand(0)) : Init;
+  ConstantStruct *Common = getCommon(Desc);
   SmallVector<Constant *, 16> Fields;
   for (unsigned I = 0, E = Common->getNumOperands(); I != E; ++I)
     Fields.push_back(Common->getOperand(I));

@@ -15,6 +15,7 @@
 
 namespace llvm {
 class Constant;
+class ConstantStruct;
 class Function;
 class GlobalVariable;
 class Module;
@@ -59,6 +60,8 @@ class DescriptorBuilder {
   /// \p Relative to its offset from the field.
   void setField(llvm::GlobalVariable *Desc, unsigned Field,
                 llvm::Constant *Value, bool Relative);
+  /// The common part of \p Desc's initializer.
+  llvm::ConstantStruct *getCommon(llvm::GlobalVariable *Desc) const;
 
 public:
   DescriptorBuilder(llvm::Module &M, uint64_t ThresholdNs);

@@ -119,7 +119,7 @@ uint32_t rearmBelow(spiketrap_desc *D, uint64_t End) {
   uint32_t Len = 0;
   const spiketrap_desc *From = D;
   for (uint32_t Head = 0; Len < kRearmMax; From = Queue[Head++]) {
-    for (uint32_t I = 0; I < From->num_callees && Len < kRearmMax; ++I) {
+    for (uint32_t I = 0; I < __spiketrap_desc_num_callees(From) && Len < kRearmMax; ++I) {
       spiketrap_desc *C = calleeAt(From, I);
       if (!__atomic_load_n(&__spiketrap_desc_state(C)->off, __ATOMIC_RELAXED))
         continue;
@@ -141,7 +141,7 @@ uint32_t adaptRearmCallees(spiketrap_desc *D, uint64_t End) {
   // taken for its own.
   uint16_t *Spikes = &__spiketrap_desc_state(D)->rearm_spikes;
   uint16_t N = __atomic_load_n(Spikes, __ATOMIC_RELAXED);
-  if (N >= kRearmSpikes || !D->num_callees)
+  if (N >= kRearmSpikes || !__spiketrap_desc_num_callees(D))
     return 0;
   __atomic_store_n(Spikes, uint16_t(N + 1), __ATOMIC_RELAXED);
   uint32_t Len = rearmBelow(D, End);
@@ -159,7 +159,7 @@ SpikeCandidates adaptSpike(const Frame &Top, uint64_t End) {
   SpikeCandidates C;
   if ((End - Top.Start - Top.ChildTicks) * 2 >=
       resolvedThreshold(Top.Threshold)) {
-    for (uint32_t I = 0; I < D->num_callees && C.Num < kMaxCandidates; ++I)
+    for (uint32_t I = 0; I < __spiketrap_desc_num_callees(D) && C.Num < kMaxCandidates; ++I)
       if (const spiketrap_desc *Callee = calleeAt(D, I); __atomic_load_n(
               &__spiketrap_desc_state(Callee)->off, __ATOMIC_RELAXED))
         C.Desc[C.Num++] = Callee;

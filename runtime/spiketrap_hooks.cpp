@@ -238,8 +238,10 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
   if (Calls == 1 && runListActive)
     runListApply(D);
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
-  // With the runtime's own bits (runListApply, on another thread).
-  uint32_t Flags = D->flags | __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
+  // With the runtime's own bits (runListApply, on another thread); of the
+  // descriptor's, the hooks act on the low 16 (the top ones count callees).
+  uint32_t Flags = uint16_t(D->flags) |
+                   __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
   applyListed(F, Flags);
   // The thread's body, its start routine known only now: never a spike.
   if (First && !Depth && atThreadRoot(T, Addr))

@@ -142,7 +142,7 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
     B.format(",\"file\":");
     const char *File = __spiketrap_desc_file(S.Desc);
     // Code that was never instrumented, found by sampling: its object file.
-    bool Symbol = S.Desc->flags & SPIKETRAP_DESC_SYMBOL;
+    bool Symbol = madeForSymbol(S.Desc);
     jsonString(B, File && !Symbol ? File : "");
     if (Symbol) {
       B.format(",\"object\":");

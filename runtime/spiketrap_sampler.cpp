@@ -340,7 +340,7 @@ void rearm(SampleBuffer &B, const spiketrap_desc *Desc, uint64_t Start,
   auto *D = const_cast<spiketrap_desc *>(Desc);
   __atomic_store_n(&B.RearmStart, 0, __ATOMIC_RELAXED);
   uint32_t N = 0;
-  for (uint32_t I = 0; I < D->num_callees && N < kMaxCandidates; ++I)
+  for (uint32_t I = 0; I < __spiketrap_desc_num_callees(D) && N < kMaxCandidates; ++I)
     if (const spiketrap_desc *C = calleeAt(D, I);
         __atomic_load_n(&__spiketrap_desc_state(C)->off, __ATOMIC_RELAXED))
       B.Rearmed[N++] = C;
@@ -363,7 +363,7 @@ bool rearmDue(const ThreadState &T, const SampleBuffer &B, const Frame &Hot,
   uint64_t Thr = Hot.Threshold ? Hot.Threshold : globalThresholdTicks;
   const spiketrap_desc *D = Hot.Desc;
   if (Thr == kNever || Now - Hot.Start < Thr ||
-      (Now - Hot.Start - Hot.ChildTicks) * 2 < Thr || !D || !D->num_callees)
+      (Now - Hot.Start - Hot.ChildTicks) * 2 < Thr || !D || !__spiketrap_desc_num_callees(D))
     return false;
   if (B.RearmStart == Hot.Start && B.RearmDesc == D &&
       (B.NumRearmed || Now - B.RearmAt < Thr))

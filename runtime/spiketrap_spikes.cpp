@@ -418,14 +418,17 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
     return &Unloaded.desc;
   }
   // Addresses, not offsets: the copy lives elsewhere (no extension, no
-  // callees: they were relative to the unloaded object).
+  // callees: they were relative to the unloaded object; a symbol's copy
+  // stays one).
   C->Desc = {*D, Name, File, nullptr, __spiketrap_desc_line(D),
              *__spiketrap_desc_state(D)};
-  C->Desc.desc.flags &= ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED |
-                          SPIKETRAP_DESC_LOCATED);
+  if (!madeForSymbol(D))
+    C->Desc.desc.flags &=
+        ((1u << SPIKETRAP_DESC_CALLEES_SHIFT) - 1) &
+        ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED |
+          SPIKETRAP_DESC_LOCATED);
   C->Desc.desc.state = SPIKETRAP_DESC_ABS_STATE;
   C->Desc.desc.name = C->Desc.desc.callees = C->Desc.desc.entry = 0;
-  C->Desc.desc.num_callees = 0;
   C->Next = Owned;
   Owned = C;
   return &C->Desc.desc;
@@ -470,7 +473,7 @@ void nameSampledCode(uintptr_t Lo, uintptr_t Hi, const Fn &Detach) {
       } else {
         const spiketrap_desc *D = S.describe(F.Fn);
         // The symbolizer's own go with it: the runtime keeps a copy.
-        F.Desc = D->flags & SPIKETRAP_DESC_SYMBOL ? copyDesc(D) : Detach(D);
+        F.Desc = madeForSymbol(D) ? copyDesc(D) : Detach(D);
       }
       F.Fn = 0;
     }

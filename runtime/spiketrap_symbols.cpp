@@ -111,8 +111,7 @@ Symbolizer::~Symbolizer() {
     if (Objects[I].Map)
       munmap(const_cast<char *>(Objects[I].Map), Objects[I].Size);
   for (size_t I = 0; I < NumEntries; ++I)
-    if (Entries[I].Desc &&
-        (Entries[I].Desc->flags & SPIKETRAP_DESC_SYMBOL))
+    if (Entries[I].Desc && madeForSymbol(Entries[I].Desc))
       reportFree(const_cast<spiketrap_desc *>(Entries[I].Desc));
 }
 

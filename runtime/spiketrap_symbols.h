@@ -28,8 +28,13 @@ namespace __spiketrap {
 
 // A descriptor the report made for a symbol (not an instrumented function):
 // its file is the object file, its line 0. Runtime-private: never in a
-// descriptor the pass emits.
+// descriptor the pass emits (whose top bits count callees:
+// madeForSymbol tells them apart).
 constexpr uint32_t SPIKETRAP_DESC_SYMBOL = 1u << 30;
+inline bool madeForSymbol(const spiketrap_desc *D) {
+  return (D->flags & (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_SYMBOL)) ==
+         SPIKETRAP_DESC_SYMBOL;
+}
 
 class Symbolizer {
 public:

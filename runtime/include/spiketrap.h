@@ -55,6 +55,11 @@ enum {
   SPIKETRAP_DESC_LOCATED = 1u << 19,
 };
 #define SPIKETRAP_DESC_LIST_SHIFT 24
+/* The descriptor's flags (never the state's run_flags): the top 12 bits
+ * count its callee table's entries (__spiketrap_desc_num_callees; the pass
+ * keeps the first 4,095). */
+#define SPIKETRAP_DESC_CALLEES_SHIFT 20
+#define SPIKETRAP_DESC_MAX_CALLEES 4095u
 
 /* One per instrumented function, emitted by the pass as a private constant,
  * and the state the runtime writes, a zero-initialised private global the
@@ -113,11 +118,17 @@ __spiketrap_desc_abs_of(const spiketrap_desc *d) {
   return d->flags & SPIKETRAP_DESC_RELATIVE ? 0
                                             : (const spiketrap_desc_abs *)d;
 }
+/* Where the extension starts: after the descriptor, at its alignment (as in
+ * the pass's IR struct {spiketrap_desc, spiketrap_desc_ext, ...}). */
+#define SPIKETRAP_DESC_EXT_OFFSET                                              \
+  ((sizeof(spiketrap_desc) + __alignof__(spiketrap_desc_ext) - 1) &            \
+   ~(__alignof__(spiketrap_desc_ext) - 1))
 static inline const spiketrap_desc_ext *
 __spiketrap_desc_ext_of(const spiketrap_desc *d) {
   return (d->flags & (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED)) ==
                  (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED)
-             ? (const spiketrap_desc_ext *)(d + 1)
+             ? (const spiketrap_desc_ext *)((const char *)d +
+                                            SPIKETRAP_DESC_EXT_OFFSET)
              : 0;
 }
 /* What the runtime writes: one encoding for every descriptor (no test). */
@@ -132,10 +143,11 @@ static inline const spiketrap_desc_loc *
 __spiketrap_desc_loc_of(const spiketrap_desc *d) {
   return (d->flags & (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_LOCATED)) ==
                  (SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_LOCATED)
-             ? (const spiketrap_desc_loc *)((const char *)(d + 1) +
+             ? (const spiketrap_desc_loc *)((const char *)d +
                                             (d->flags & SPIKETRAP_DESC_EXTENDED
-                                                 ? sizeof(spiketrap_desc_ext)
-                                                 : 0))
+                                                 ? SPIKETRAP_DESC_EXT_OFFSET +
+                                                       sizeof(spiketrap_desc_ext)
+                                                 : sizeof(spiketrap_desc)))
              : 0;
 }
 static inline const char *__spiketrap_desc_file(const spiketrap_desc *d) {
@@ -155,6 +167,10 @@ static inline const char *__spiketrap_desc_channel(const spiketrap_desc *d) {
   return a   ? a->channel
          : e ? (const char *)__spiketrap_rel_get(&e->channel)
              : 0;
+}
+static inline uint32_t __spiketrap_desc_num_callees(const spiketrap_desc *d) {
+  return __spiketrap_desc_abs_of(d) ? 0
+                                    : d->flags >> SPIKETRAP_DESC_CALLEES_SHIFT;
 }
 static inline const int32_t *__spiketrap_desc_callees(const spiketrap_desc *d) {
   /* Only the pass writes callee tables. */

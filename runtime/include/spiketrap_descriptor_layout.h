@@ -116,14 +116,22 @@ static_assert(sizeof(spiketrap_desc_ext) == offsetOf(ExtKinds, NumExtFields),
               "spiketrap_desc_ext has padding the pass does not emit");
 static_assert(sizeof(spiketrap_desc_loc) == offsetOf(LocKinds, NumLocFields),
               "spiketrap_desc_loc has padding the pass does not emit");
-// The extension and the location follow the descriptor with no hole: the
-// pass emits {spiketrap_desc, spiketrap_desc_ext, spiketrap_desc_loc}, either
-// tail left out.
-static_assert(sizeof(spiketrap_desc) % alignof(spiketrap_desc_ext) == 0,
-              "spiketrap_desc_ext would not follow spiketrap_desc directly");
+// The extension and the location follow the descriptor where the pass's IR
+// struct {spiketrap_desc, spiketrap_desc_ext, spiketrap_desc_loc} (either
+// tail left out) puts them: each at its alignment, as the accessors read.
+static_assert(SPIKETRAP_DESC_EXT_OFFSET % alignof(spiketrap_desc_ext) == 0 &&
+                  SPIKETRAP_DESC_EXT_OFFSET - sizeof(spiketrap_desc) <
+                      alignof(spiketrap_desc_ext),
+              "spiketrap_desc_ext is not where the pass puts it");
 static_assert(sizeof(spiketrap_desc) % alignof(spiketrap_desc_loc) == 0 &&
                   sizeof(spiketrap_desc_ext) % alignof(spiketrap_desc_loc) == 0,
               "spiketrap_desc_loc would not follow directly");
+// The callee count fits the flags' top bits, above every SPIKETRAP_DESC_*.
+static_assert((SPIKETRAP_DESC_MAX_CALLEES << SPIKETRAP_DESC_CALLEES_SHIFT) >>
+                      SPIKETRAP_DESC_CALLEES_SHIFT ==
+                  SPIKETRAP_DESC_MAX_CALLEES &&
+                  (SPIKETRAP_DESC_LOCATED >> SPIKETRAP_DESC_CALLEES_SHIFT) == 0,
+              "the callee count overlaps the flags");
 static_assert(offsetof(spiketrap_desc_abs, desc) == 0,
               "a spiketrap_desc_abs starts with its descriptor");
 

@@ -23,15 +23,17 @@
 char CAT(__spiketrap_abi_v, SPIKETRAP_ABI_VERSION);
 
 void __spiketrap_enter(spiketrap_desc *D, void *Frame) {
-  printf("enter %s line=%u flags=%u threshold=%llu children=%llu "
+  printf("enter %s line=%u flags=%u callees=%u threshold=%llu children=%llu "
          "channel=%s timed_until=%u file=%s\n",
-         __spiketrap_desc_name(D), __spiketrap_desc_line(D), D->flags,
+         __spiketrap_desc_name(D), __spiketrap_desc_line(D),
+         D->flags & ((1u << SPIKETRAP_DESC_CALLEES_SHIFT) - 1),
+         __spiketrap_desc_num_callees(D),
          (unsigned long long)__spiketrap_desc_threshold_ns(D),
          (unsigned long long)__spiketrap_desc_children_threshold_ns(D),
          __spiketrap_desc_channel(D) ? __spiketrap_desc_channel(D) : "-",
          __spiketrap_desc_timed_until(D), __spiketrap_desc_file(D));
   const int32_t *Callees = __spiketrap_desc_callees(D);
-  for (uint32_t I = 0; I != D->num_callees; ++I) {
+  for (uint32_t I = 0; I != __spiketrap_desc_num_callees(D); ++I) {
     const char *Entry = (const char *)&Callees[I];
     printf("  callee %s\n",
            __spiketrap_desc_name((const spiketrap_desc *)(Entry + Callees[I])));
@@ -48,9 +50,9 @@ void __spiketrap_object_unloading(const void *Addr) {} // the object's fini
 void parent(void);
 void leaf(void);
 
-// CHECK:      enter main line=[[#@LINE+4]] flags=589825 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK:      enter main line=[[#@LINE+4]] flags=589825 callees=1 threshold=0 children=0 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee parent
-// NODEBUG:      enter main line=0 flags=65537 threshold=0 children=0 channel=- timed_until=0 file={{$}}
+// NODEBUG:      enter main line=0 flags=65537 callees=1 threshold=0 children=0 channel=- timed_until=0 file={{$}}
 // Switched off: the second call prints nothing.
 int main(void) {
   parent();
@@ -58,16 +60,16 @@ int main(void) {
   return 0;
 }
 
-// CHECK-NEXT: enter parent line=[[#@LINE+5]] flags=589841 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter parent line=[[#@LINE+5]] flags=589841 callees=1 threshold=0 children=2000000 channel=- timed_until=0 file={{.*}}descriptor-abi.c
 // CHECK-NEXT:   callee leaf
-// NODEBUG:    enter parent line=0 flags=65553 threshold=0 children=2000000 channel=- timed_until=0 file={{$}}
+// NODEBUG:    enter parent line=0 flags=65553 callees=1 threshold=0 children=2000000 channel=- timed_until=0 file={{$}}
 SPIKETRAP_CHILDREN_THRESHOLD_MS(2)
 SPIKETRAP_IGNORE
 __attribute__((noinline)) void parent(void) { leaf(); }
 
-// CHECK-NEXT: enter leaf line=[[#@LINE+6]] flags=720918 threshold=250000 children=0 channel=net timed_until=4294967295 file={{.*}}descriptor-abi.c
+// CHECK-NEXT: enter leaf line=[[#@LINE+6]] flags=720918 callees=0 threshold=250000 children=0 channel=net timed_until=4294967295 file={{.*}}descriptor-abi.c
 // CHECK-NEXT: exit leaf
-// NODEBUG:    enter leaf line=0 flags=196630 threshold=250000 children=0 channel=net timed_until=4294967295 file={{$}}
+// NODEBUG:    enter leaf line=0 flags=196630 callees=0 threshold=250000 children=0 channel=net timed_until=4294967295 file={{$}}
 SPIKETRAP_THRESHOLD_US(250)
 SPIKETRAP_CHANNEL("net")
 SPIKETRAP_IGNORE_CHILDREN

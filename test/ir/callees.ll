@@ -5,15 +5,16 @@
 ; functions of its module it calls directly (each once, itself excluded), so
 ; the runtime can name and time again the switched-off callees of a spike
 ; whose time was in its own code. Entries are offsets from their own address:
-; no dynamic relocations. Declarations and uninstrumented leaves are not in it.
+; no dynamic relocations; the flags' top 12 bits count them (2 << 20, with
+; RELATIVE 65536). Declarations and uninstrumented leaves are not in it.
 
 target triple = "x86_64-unknown-linux-gnu"
 
 declare void @external()
 
-; CHECK-DAG: @__spiketrap_desc.caller = private constant {{.*}} i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.caller to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.caller, i32 0, i32 3) to i64)) to i32), i32 {{.*}}, i16 2 }
+; CHECK-DAG: @__spiketrap_desc.caller = private constant {{.*}} { i32 2162688, {{.*}} i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.caller to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.caller, i32 0, i32 3) to i64)) to i32), i32 {{.*}} }
 ; CHECK-DAG: @__spiketrap_callees.caller = private constant [2 x i32] [i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_desc.a to i64), i64 ptrtoint (ptr @__spiketrap_callees.caller to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_desc.b to i64), i64 ptrtoint (ptr getelementptr {{.*}}([2 x i32], ptr @__spiketrap_callees.caller, i64 0, i64 1) to i64)) to i32)], align 4
-; The descriptor's own field (offset 20, 32 bits) points at the table the same way.
+; The descriptor's own field (offset 12, 32 bits) points at the table the same way.
 ; ASM-LABEL: .L__spiketrap_desc.caller:
 ; ASM:       .long {{\(?}}.L__spiketrap_callees.caller-.L__spiketrap_desc.caller{{\)?}}-12
 ; ASM-LABEL: .L__spiketrap_callees.caller:
@@ -28,7 +29,7 @@ define void @caller(i32 %n) {
   ret void
 }
 
-; CHECK-DAG: @__spiketrap_desc.a = private constant {{.*}}, i32 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @a.spiketrap_site to i64), {{.*}}) to i32), i16 0 }
+; CHECK-DAG: @__spiketrap_desc.a = private constant {{.*}} { i32 65536, {{.*}}, i32 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @a.spiketrap_site to i64), {{.*}}) to i32) }
 define void @a() {
   call void @external()
   ret void

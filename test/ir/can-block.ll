@@ -7,7 +7,8 @@
 ; adaptive mode never switches it off. One that takes a lock, usually uncontended and cheap, or
 ; waits in the kernel only on a rare path, is timed for 2 x 4096 calls
 ; (SPIKETRAP_DESC_WAITS_FAST, 262144) before adaptive mode may. Only the function that makes the
-; call (after inlining), not its callers; pure computation has neither (flags 65536: SPIKETRAP_DESC_RELATIVE alone).
+; call (after inlining), not its callers; pure computation has neither (flags 65536: SPIKETRAP_DESC_RELATIVE alone;
+; a caller of one instrumented function adds 1 << 20, its callee count: 1114112).
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -50,12 +51,12 @@ define void @raw_syscall() {
 
 ; Two levels above a blocking call, through direct calls: adaptive mode
 ; decides (a spike in sleeper is named at sleeper's level either way).
-; CHECK: @__spiketrap_desc.outer = private constant { {{[^}]*}} } { i32 65536,
+; CHECK: @__spiketrap_desc.outer = private constant { {{[^}]*}} } { i32 1114112,
 define void @outer() {
   call void @middle()
   ret void
 }
-; CHECK: @__spiketrap_desc.middle = private constant { {{[^}]*}} } { i32 65536,
+; CHECK: @__spiketrap_desc.middle = private constant { {{[^}]*}} } { i32 1114112,
 define void @middle() {
   call void @sleeper(ptr null)
   ret void

@@ -14,12 +14,12 @@
 // (-spiketrap-instrument-all: square is below the size rules at -O0.)
 
 // Each descriptor ends with the offset of its function's patchable site.
-// O0-DAG:    @__spiketrap_desc.square = {{.*}} { i32 65536, {{.*}}, i32 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @square to i64), {{.*}}) to i32), i16 0 }
+// O0-DAG:    @__spiketrap_desc.square = {{.*}} { i32 65536, {{.*}}, i32 0, i32 trunc (i64 sub (i64 ptrtoint (ptr @square to i64), {{.*}}) to i32) }
 // At -O0 sum_squares calls square, an instrumented function of this module:
 // its descriptor points at a table holding square's (test/ir/callees.ll).
-// O0-DAG:    @__spiketrap_desc.sum_squares = {{.*}} { i32 65536, {{.*}}, i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.sum_squares to i64), {{.*}}) to i32), i32 trunc {{.*}}, i16 1 }
-// O2-DAG:    @__spiketrap_desc.sum_squares = {{.*}} { i32 65536, {{.*}}, i32 0, i32 trunc {{.*}}, i16 0 }
-// OPT:       @__spiketrap_desc.sum_squares = {{.*}} { i32 65552, {{.*}}, i32 0, i32 trunc {{.*}}, i16 0 }, { i64, i64, i32 } { i64 5000000, i64 0, i32 0 } }
+// O0-DAG:    @__spiketrap_desc.sum_squares = {{.*}} { i32 1114112, {{.*}}, i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_callees.sum_squares to i64), {{.*}}) to i32), i32 trunc {{.*}} }
+// O2-DAG:    @__spiketrap_desc.sum_squares = {{.*}} { i32 65536, {{.*}}, i32 0, i32 trunc {{.*}} }
+// OPT:       @__spiketrap_desc.sum_squares = {{.*}} { i32 65552, {{.*}}, i32 0, i32 trunc {{.*}} }, { i64, i64, i32 } { i64 5000000, i64 0, i32 0 } }
 
 static int square(int x);
 

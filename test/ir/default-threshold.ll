@@ -22,12 +22,12 @@ target triple = "x86_64-unknown-linux-gnu"
 ; NS:      @__spiketrap_desc.f = {{.*}} { i32 65552, {{.*}} { i64 250, i64 0, i32 0 } }
 ; S:       @__spiketrap_desc.f = {{.*}} { i32 65552, {{.*}} { i64 1000000000, i64 0, i32 0 } }
 ; PLAIN:   @__spiketrap_desc.f = {{.*}} { i32 65552, {{.*}} { i64 3000000, i64 0, i32 0 } }
-; DEFAULT: @__spiketrap_desc.f = {{.*}} { i32 65536, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}}, i16 0 }, align 4
+; DEFAULT: @__spiketrap_desc.f = {{.*}} { i32 65536, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}} }, align 4
 
 ; BAD:     warning: spiketrap: ignoring -spiketrap-default-threshold: 'fast' is not a duration: expected one like 250ns, 500us, 16.6ms or 2s (a plain number is ms); using 0 (the runtime's global threshold)
 ; BAD-NOT: warning
 ; LONG:    warning: spiketrap: ignoring -spiketrap-default-threshold: '86401s' is longer than the maximum, 24 hours; using 0 (the runtime's global threshold)
-; BAD:     @__spiketrap_desc.f = {{.*}} { i32 65536, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}}, i16 0 }, align 4
+; BAD:     @__spiketrap_desc.f = {{.*}} { i32 65536, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}} }, align 4
 ; BAD:     define void @f() {{.*}}prefix
 define void @f() {
   ret void

@@ -16,7 +16,7 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: @[[WORK:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [14 x i8] c"ns::work(int)\00"
 ; CHECK: @[[FILE:__spiketrap_str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"work.cpp\00"
-; CHECK: @__spiketrap_desc._ZN2ns4workEi = private constant { [[DESC:{ i32, i32, i32, i32, i32, i16 }]], { i32, i32 } } { [[DESC]] { i32 589824, i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_state._ZN2ns4workEi to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 0, i32 1) to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @[[WORK]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 0, i32 2) to i64)) to i32), {{.*}} }, { i32, i32 } { i32 7, i32 trunc (i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 1, i32 1) to i64)) to i32) } }, align 4
+; CHECK: @__spiketrap_desc._ZN2ns4workEi = private constant { [[DESC:{ i32, i32, i32, i32, i32 }]], { i32, i32 } } { [[DESC]] { i32 589824, i32 trunc (i64 sub (i64 ptrtoint (ptr @__spiketrap_state._ZN2ns4workEi to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 0, i32 1) to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @[[WORK]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 0, i32 2) to i64)) to i32), {{.*}} }, { i32, i32 } { i32 7, i32 trunc (i64 sub (i64 ptrtoint (ptr @[[FILE]] to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc._ZN2ns4workEi, i32 0, i32 1, i32 1) to i64)) to i32) } }, align 4
 ; CHECK: @__spiketrap_state._ZN2ns4workEi = private global { i32, i32, i64, i32, i32, i16, i16, i16 } zeroinitializer, align 8
 define i32 @_ZN2ns4workEi(i32 %x) !dbg !5 {
   ret i32 %x
@@ -41,7 +41,7 @@ define void @plain() {
 ; CHECK: @__spiketrap_abi_ref = private constant ptr @__spiketrap_abi_v10
 ; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr @__spiketrap_abi_ref], section "llvm.metadata"
 
-; The emitted object has the C layout of spiketrap_desc (24 bytes on x86-64,
+; The emitted object has the C layout of spiketrap_desc (20 bytes on x86-64,
 ; aligned to 4, not the 16 LLVM gives a large global), in read-only data; its
 ; state (32 bytes, aligned to 8) takes no bytes in the file (.bss: local
 ; common).
@@ -54,9 +54,7 @@ define void @plain() {
 ; ASM-NEXT:    .long {{\(?}}.L__spiketrap_str{{[.0-9]*}}-.L__spiketrap_desc.plain{{\)?}}-8
 ; ASM-NEXT:    .long 0
 ; ASM-NEXT:    .long {{\(?}}.Lplain.spiketrap_site-.L__spiketrap_desc.plain{{\)?}}-16
-; ASM-NEXT:    .short 0
-; ASM-NEXT:    .zero 2
-; ASM-NEXT:    .size .L__spiketrap_desc.plain, 24
+; ASM-NEXT:    .size .L__spiketrap_desc.plain, 20
 ; ASM:         .local .L__spiketrap_state.plain
 ; ASM-NEXT:    .comm .L__spiketrap_state.plain,32,8
 ; ASM:       .quad __spiketrap_abi_v10

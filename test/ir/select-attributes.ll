@@ -40,9 +40,9 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-DAG: @__spiketrap_desc.script = {{.*}} { i32 65552, {{.*}} }, { i64, i64, i32 } { i64 100000, i64 0, i32 0 } }
 ; CHECK-DAG: @__spiketrap_desc.interp = {{.*}} { i32 65552, {{.*}} }, { i64, i64, i32 } { i64 0, i64 100000, i32 0 } }
 ; CHECK-DAG: @__spiketrap_desc.interp_us = {{.*}} { i32 65552, {{.*}} }, { i64, i64, i32 } { i64 0, i64 250000, i32 0 } }
-; CHECK-DAG: @__spiketrap_desc.tiny = {{.*}} { i32 65536, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}}, i16 0 }
-; CHECK-DAG: @__spiketrap_desc.quiet = {{.*}} { i32 65537, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}}, i16 0 }
-; CHECK-DAG: @__spiketrap_desc.hush = {{.*}} { i32 65538, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}}, i16 0 }
+; CHECK-DAG: @__spiketrap_desc.tiny = {{.*}} { i32 65536, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}} }
+; CHECK-DAG: @__spiketrap_desc.quiet = {{.*}} { i32 65537, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}} }
+; CHECK-DAG: @__spiketrap_desc.hush = {{.*}} { i32 65538, i32 trunc {{.*}}, i32 trunc {{.*}}, i32 0, i32 {{.*}} }
 ; CHECK-NOT: @__spiketrap_desc.loopy
 ; CHECK-NOT: @__spiketrap_desc.small
 

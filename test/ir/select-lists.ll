@@ -8,9 +8,9 @@
 
 ; CHECK-DAG: @__spiketrap_desc._ZN4game5World4tickEv = {{.*}} { i32 65552, {{.*}} }, { i64, i64, i32 } { i64 16600000, i64 0, i32 0 } }
 ; CHECK-DAG: @__spiketrap_desc._ZN6script3runEv = {{.*}} { i32 65552, {{.*}} }, { i64, i64, i32 } { i64 0, i64 100000, i32 0 } }
-; CHECK-DAG: @__spiketrap_desc.tiny = {{.*}} { i32 65536, {{.*}}, i32 0, i32 {{.*}}, i16 0 }
-; CHECK-DAG: @__spiketrap_desc.quiet = {{.*}} { i32 65537, {{.*}}, i32 0, i32 {{.*}}, i16 0 }
-; CHECK-DAG: @__spiketrap_desc.hush = {{.*}} { i32 65538, {{.*}}, i32 0, i32 {{.*}}, i16 0 }
+; CHECK-DAG: @__spiketrap_desc.tiny = {{.*}} { i32 65536, {{.*}}, i32 0, i32 {{.*}} }
+; CHECK-DAG: @__spiketrap_desc.quiet = {{.*}} { i32 65537, {{.*}}, i32 0, i32 {{.*}} }
+; CHECK-DAG: @__spiketrap_desc.hush = {{.*}} { i32 65538, {{.*}}, i32 0, i32 {{.*}} }
 ; CHECK-NOT: @__spiketrap_desc.loopy
 ; CHECK-NOT: @__spiketrap_desc.unlisted
 ; SRC:       @__spiketrap_desc.read_all = {{.*}} { i32 65552, {{.*}} }, { i64, i64, i32 } { i64 2000000000, i64 0, i32 0 } }

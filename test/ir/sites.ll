@@ -20,7 +20,7 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: $__spiketrap_tramp_2_slot = comdat any
 ; CHECK: $__spiketrap_tramp_fp_slot = comdat any
-; CHECK: @__spiketrap_desc.ints = private constant {{.*}}, i32 trunc (i64 sub (i64 ptrtoint (ptr @ints.spiketrap_site to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.ints, i32 0, i32 4) to i64)) to i32), i16 0 }
+; CHECK: @__spiketrap_desc.ints = private constant {{.*}}, i32 trunc (i64 sub (i64 ptrtoint (ptr @ints.spiketrap_site to i64), i64 ptrtoint (ptr getelementptr ({{.*}}, ptr @__spiketrap_desc.ints, i32 0, i32 4) to i64)) to i32) }
 ; CHECK: @__spiketrap_tramp_2_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_2, comdat
 ; CHECK: @__spiketrap_tramp_fp_slot = linkonce_odr hidden constant ptr @__spiketrap_tramp_fp, comdat
 ; The descriptor names a function another object may preempt through a local

@@ -4,11 +4,12 @@
 ; thrd_create's start routine, std::thread's _M_run) runs for its thread's
 ; whole life: like main, it stays timed as the root of the thread's stacks,
 ; but its descriptor carries SPIKETRAP_DESC_IGNORE (1), or each thread would
-; report it as a spike when it ends. A function only called is not one.
+; report it as a spike when it ends (worker: 1114113, with its one callee
+; counted in the top bits). A function only called is not one.
 
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK-DAG: @__spiketrap_desc.worker = private constant { {{[^}]*}} } { i32 65537,
+; CHECK-DAG: @__spiketrap_desc.worker = private constant { {{[^}]*}} } { i32 1114113,
 ; CHECK-DAG: @__spiketrap_desc.c11_worker = private constant { {{[^}]*}} } { i32 65537,
 ; CHECK-DAG: @__spiketrap_desc._ZNSt6thread11_State_implINS_8_InvokerISt5tupleIJPFvvEEEEEE6_M_runEv = private constant { {{[^}]*}} } { i32 65537,
 ; CHECK-DAG: @__spiketrap_desc.task = private constant { {{[^}]*}} } { i32 65536,
