@@ -55,10 +55,11 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg,
   sigfillset(&All);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
   pthread_t T;
-  threadRootComing();
+  threadRootComing(true);
   int Err = pthread_create(&T, nullptr, threadMain, S);
   pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   if (Err) {
+    threadRootComing(false); // nobody will measure it now
     free(S);
     return false;
   }

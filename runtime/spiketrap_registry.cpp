@@ -1,5 +1,6 @@
 //===- spiketrap_registry.cpp - Thread registry ---------------------------===//
 #include "spiketrap_registry.h"
+#include "spiketrap_arch.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
@@ -18,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -120,23 +122,29 @@ void noteThreadRoot(const void *Frame) {
   __atomic_store_n(&RootDistance, D, __ATOMIC_RELAXED);
 }
 
-void threadRootComing() { __atomic_store_n(&RootComing, 1, __ATOMIC_RELAXED); }
+void threadRootComing(bool Coming) {
+  __atomic_store_n(&RootComing, Coming, __ATOMIC_RELAXED);
+}
 
 bool atThreadRoot(const ThreadState &T, const void *Addr) {
   if (T.Tid == uint32_t(getpid()))
     return false;
   // A thread the program starts at once may register before the watcher
-  // has run: it waits for the measure (10 ms at most).
+  // has run: it waits for the measure, as long as a loaded machine keeps
+  // the watcher from its first instructions (a second at most: it was
+  // created, so it will run).
   uintptr_t Root;
   uint64_t Until = 0;
   while (!(Root = __atomic_load_n(&RootDistance, __ATOMIC_RELAXED)) &&
          __atomic_load_n(&RootComing, __ATOMIC_RELAXED)) {
     uint64_t Now = now();
     if (!Until)
-      Until = Now + nsToTicks(10000000);
+      Until = Now + nsToTicks(1000000000);
     else if (Now > Until)
       return false;
-    sched_yield();
+    // Not the C library's nanosleep: that name is our own wait's.
+    struct timespec Nap = {0, 100000};
+    arch::rawSyscall(SYS_nanosleep, long(&Nap), 0, 0, 0, 0, 0);
   }
   if (!Root)
     return false;

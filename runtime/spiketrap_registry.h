@@ -31,8 +31,8 @@ bool atThreadRoot(const ThreadState &T, const void *Addr);
 // where a start routine's frame lies below the thread's descriptor
 // (pthread_self()), the same in every thread pthread_create makes.
 void noteThreadRoot(const void *Frame);
-// Before such a thread starts.
-void threadRootComing();
+// Before such a thread starts (true), and if it could not (false).
+void threadRootComing(bool Coming);
 
 // Before T's spike is recorded on T itself: when renames do not reach the
 // runtime's pthread_setname_np (a sanitizer's interceptor has the name),
