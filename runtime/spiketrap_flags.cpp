@@ -147,16 +147,38 @@ bool ClockFlag::parse(const char *S, ClockMode *Out) {
 namespace {
 
 // The options as a table the parser, the defaults and `help=1` walk: one
-// loop instead of code per option (docs/design.md, "A lean runtime").
+// loop instead of code per option (docs/design.md, "A lean runtime"). Its
+// strings are members of one constant, named by their offsets in it: no
+// pointers, so no relocation for the dynamic linker to apply (a table of
+// pointers took 24 bytes of .rela.dyn for each).
+struct FlagStrings {
+#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
+  char Name##_n[sizeof(#Name)], Name##_d[sizeof(Default)],                     \
+      Name##_h[sizeof(Description)];
+#include "spiketrap_flags.inc"
+};
+constexpr FlagStrings Strings = {
+#define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
+  #Name, Default, Description,
+#include "spiketrap_flags.inc"
+};
+static_assert(sizeof(FlagStrings) <= UINT16_MAX, "offsets are 16 bits");
 enum FlagType : unsigned char { kDuration, kSize, kBool, kInt, kString, kClock };
 struct FlagInfo {
-  const char *Name, *Default, *Description;
+  unsigned short NameAt, DefaultAt, DescriptionAt; // in Strings
   FlagType Type;
   unsigned short Offset; // in Flags
+  const char *str(unsigned short At) const {
+    return reinterpret_cast<const char *>(&Strings) + At;
+  }
+  const char *name() const { return str(NameAt); }
+  const char *defaultValue() const { return str(DefaultAt); }
+  const char *description() const { return str(DescriptionAt); }
 };
-const FlagInfo FlagTable[] = {
+constexpr FlagInfo FlagTable[] = {
 #define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
-  {#Name, Default, Description, k##Type, offsetof(Flags, Name)},
+  {offsetof(FlagStrings, Name##_n), offsetof(FlagStrings, Name##_d),           \
+   offsetof(FlagStrings, Name##_h), k##Type, offsetof(Flags, Name)},
 #include "spiketrap_flags.inc"
 };
 
@@ -218,7 +240,8 @@ const char *expected(FlagType Type) {
 
 void Flags::setDefaults() {
   for (const FlagInfo &F : FlagTable)
-    parseFlag(F.Type, F.Default, reinterpret_cast<char *>(this) + F.Offset);
+    parseFlag(F.Type, F.defaultValue(),
+              reinterpret_cast<char *>(this) + F.Offset);
 }
 
 int Flags::parse(const char *Options) {
@@ -267,12 +290,12 @@ int Flags::parse(const char *Options) {
     }
     bool Known = false;
     for (const FlagInfo &F : FlagTable) {
-      if (strcmp(Name, F.Name) != 0)
+      if (strcmp(Name, F.name()) != 0)
         continue;
       Known = true;
       if (!parseFlag(F.Type, Value, reinterpret_cast<char *>(this) + F.Offset)) {
         logLine("SPIKETRAP_OPTIONS: {}={}: expected {}; keeping the default {}",
-                Name, Value, expected(F.Type), F.Default);
+                Name, Value, expected(F.Type), F.defaultValue());
         ++Bad;
       }
       break;
@@ -290,12 +313,12 @@ void Flags::printHelp() const {
   B.format("spiketrap: options (SPIKETRAP_OPTIONS=name=value:name=value; "
            "README.md has the details):\n");
   for (const FlagInfo &F : FlagTable) {
-    B.format("  {:<16} ", F.Name);
+    B.format("  {:<16} ", F.name());
     size_t Col = B.size();
-    B.format("({})", F.Default);
+    B.format("({})", F.defaultValue());
     while (B.size() - Col < 10) // "{:<10}" of "(default)"
       B.push_back(' ');
-    B.format(" {}\n", F.Description);
+    B.format(" {}\n", F.description());
   }
   writeAll(2, B.data(), B.size());
 }
@@ -304,7 +327,7 @@ void Flags::writeJson(Buffer &B) const {
   B.push_back('{');
   const char *Sep = "";
   for (const FlagInfo &F : FlagTable) {
-    B.format("{}\"{}\":", Sep, F.Name);
+    B.format("{}\"{}\":", Sep, F.name());
     Sep = ",";
     const char *P = reinterpret_cast<const char *>(this) + F.Offset;
     switch (F.Type) {

@@ -27,6 +27,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -34,13 +35,30 @@ namespace __spiketrap {
 
 namespace {
 
-// The real functions, by WaitCall.
-const char *const RealNames[kNumWaitCalls] = {
-    nullptr, // WaitNone
+// The real functions' names, by WaitCall: members of one constant, named
+// by their offsets in it (no pointers: no relocations to apply at start).
+struct Names {
+  char None[2];
+#define SPIKETRAP_WAIT(Name, ...) char Name[sizeof(#Name)];
+#define SPIKETRAP_WAIT_OWN(Name, ...) char Name[sizeof(#Name)];
+#include "spiketrap_waits.inc"
+};
+constexpr Names AllNames = {
+    "?",
 #define SPIKETRAP_WAIT(Name, ...) #Name,
 #define SPIKETRAP_WAIT_OWN(Name, ...) #Name,
 #include "spiketrap_waits.inc"
 };
+static_assert(sizeof(Names) <= UINT16_MAX, "offsets are 16 bits");
+constexpr uint16_t NameAt[kNumWaitCalls] = {
+    offsetof(Names, None),
+#define SPIKETRAP_WAIT(Name, ...) offsetof(Names, Name),
+#define SPIKETRAP_WAIT_OWN(Name, ...) offsetof(Names, Name),
+#include "spiketrap_waits.inc"
+};
+const char *realName(unsigned I) {
+  return reinterpret_cast<const char *>(&AllNames) + NameAt[I];
+}
 void *Real[kNumWaitCalls];
 
 // The lookup runs once: built for size (as -Oz) in a file whose per-call
@@ -58,7 +76,7 @@ void resolveAll() {
   int Saved = errno;
   for (unsigned I = 1; I < kNumWaitCalls; ++I)
     if (!__atomic_load_n(&Real[I], __ATOMIC_ACQUIRE)) {
-      void *F = dlsym(RTLD_NEXT, RealNames[I]);
+      void *F = dlsym(RTLD_NEXT, realName(I));
       __atomic_store_n(&Real[I], F ? F : staticWait(I), __ATOMIC_RELEASE);
     }
   errno = Saved;
@@ -206,7 +224,7 @@ SPIKETRAP_MINSIZE_BEGIN
 const char *waitCallName(uint32_t Call) {
   if (Call == Wait_syscall)
     return "futex";
-  return Call && Call < kNumWaitCalls ? RealNames[Call] : "?";
+  return realName(Call && Call < kNumWaitCalls ? Call : 0);
 }
 
 void waitsInit() {
