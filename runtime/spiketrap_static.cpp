@@ -13,8 +13,9 @@
 //   wait with no deadline, pthread_timedjoin_np, __nanosleep) or the system
 //   call made a cancellation point as glibc makes one. Those entry points
 //   are referenced for good: they bring their members of libc.a along, and
-//   with them some of the weak names (pthread_cond_clockwait brings
-//   pthread_cond_wait.o, __nanosleep brings __clock_nanosleep).
+//   with them some of the weak names (cnd_wait brings pthread_cond_wait.o,
+//   __nanosleep brings __clock_nanosleep); so do a few references kept for
+//   that alone (Members, below).
 // - signal(): glibc's is also exported as bsd_signal.
 // - pthread_setname_np: glibc's own steps, with the kernel's thread id
 //   taken from pthread_getcpuclockid.
@@ -155,29 +156,25 @@ int realtimeDeadline(clockid_t Clock, const timespec *Ts, timespec &Out) {
     Out = Forever; // past the end of time
   return 0;
 }
-// A static program always has glibc's own clock locks for mutexes (the
-// timedlock above brings their member of libc.a), but not for read-write
-// locks (nothing else in libc.a brings theirs): those wait on
+// A static program always has glibc's own clock lock for mutexes (the
+// timedlock above brings their member of libc.a), but not those of
+// read-write locks (nothing else in libc.a brings theirs): this waits on
 // CLOCK_REALTIME for the same time, so only a step of that clock during
-// the wait moves their timeout.
-int mutexClocklock(pthread_mutex_t *M, clockid_t Clock, const timespec *Ts) {
+// the wait moves the timeout.
+template <typename Lock, int (*Timed)(Lock *, const timespec *)>
+SPIKETRAP_NO_UNWIND_TABLE int clockByTimed(Lock *L, clockid_t Clock,
+                                           const timespec *Ts) {
   timespec Real;
   if (int E = realtimeDeadline(Clock, Ts, Real))
     return E;
-  return pthread_mutex_timedlock(M, &Real);
+  return Timed(L, &Real);
 }
-int rdlockClock(pthread_rwlock_t *L, clockid_t Clock, const timespec *Ts) {
-  timespec Real;
-  if (int E = realtimeDeadline(Clock, Ts, Real))
-    return E;
-  return pthread_rwlock_timedrdlock(L, &Real);
-}
-int wrlockClock(pthread_rwlock_t *L, clockid_t Clock, const timespec *Ts) {
-  timespec Real;
-  if (int E = realtimeDeadline(Clock, Ts, Real))
-    return E;
-  return pthread_rwlock_timedwrlock(L, &Real);
-}
+constexpr auto mutexClocklock =
+    clockByTimed<pthread_mutex_t, pthread_mutex_timedlock>;
+constexpr auto rdlockClock =
+    clockByTimed<pthread_rwlock_t, pthread_rwlock_timedrdlock>;
+constexpr auto wrlockClock =
+    clockByTimed<pthread_rwlock_t, pthread_rwlock_timedwrlock>;
 // The condition waits: glibc's own names in a static program, whose member
 // of libc.a the C11 waits bring (cnd_wait and cnd_timedwait call them).
 // What follows is reached only from inside dlsym in a dynamic program: the

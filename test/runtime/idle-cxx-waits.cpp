@@ -1,6 +1,6 @@
 // REQUIRES: no-sanitizer
 // RUN: %clangxx %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2> %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: FileCheck %s --check-prefix=UNTIL < %t.err
 // RUN: not grep -E 'spike: .* in wait_(for|until)_work' %t.err
@@ -26,7 +26,7 @@ static std::condition_variable Cv;
 static int Jobs;
 static bool Quit;
 
-// Each wait for a job lasts ~250 ms, in waits of 10 ms that time out.
+// Each wait for a job lasts ~350 ms, in waits of 10 ms that time out.
 extern "C" __attribute__((noinline)) bool wait_for_work() {
   std::unique_lock<std::mutex> L(M);
   while (!Jobs && !Quit)
@@ -48,7 +48,7 @@ extern "C" __attribute__((noinline)) bool wait_until_work() {
 }
 
 extern "C" __attribute__((noinline)) void run_job() {
-  spin_ns(60 * 1000000); // a real spike: 60 ms of CPU work
+  spin_ns(150 * 1000000); // a real spike: 150 ms of CPU work
 }
 
 int main() {
@@ -62,14 +62,14 @@ int main() {
     }
   });
   for (int I = 0; I < 4; ++I) {
-    std::this_thread::sleep_for(milliseconds(300)); // the worker idles
+    std::this_thread::sleep_for(milliseconds(500)); // the worker idles
     {
       std::lock_guard<std::mutex> G(M);
       ++Jobs;
     }
     Cv.notify_one();
   }
-  std::this_thread::sleep_for(milliseconds(300));
+  std::this_thread::sleep_for(milliseconds(500));
   {
     std::lock_guard<std::mutex> G(M);
     Quit = true;
@@ -79,6 +79,6 @@ int main() {
   return 0;
 }
 
-// CHECK:      spike: {{.*}} in run_job ({{.*}}idle-cxx-waits.cpp:[[#]]), threshold 20.000 ms
+// CHECK:      spike: {{.*}} in run_job ({{.*}}idle-cxx-waits.cpp:[[#]]), threshold 100.000 ms
 // CHECK:      spiketrap: {{[0-9]+}} idle calls over their threshold not reported {{.*}}: {{(.*, )?}}wait_for_work {{[1-3]}} (worst {{[0-9.]+}} {{m?s}} in pthread_cond_clockwait)
 // UNTIL:      spiketrap: {{[0-9]+}} idle calls over their threshold not reported {{.*}}: {{(.*, )?}}wait_until_work {{[1-2]}} (worst {{[0-9.]+}} {{m?s}} in pthread_cond_clockwait)
