@@ -14,6 +14,7 @@
 // worker is still a spike.
 
 #include "../Inputs/spin.h"
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -25,12 +26,15 @@ static std::mutex M;
 static std::condition_variable Cv;
 static int Jobs;
 static bool Quit;
+static std::atomic<int> Waiting; // waits for work begun so far
 
-// Each wait for a job lasts ~350 ms, in waits of 10 ms that time out.
+// Each wait for a job lasts 300 ms or more, in waits of 100 ms that time
+// out and start again.
 extern "C" __attribute__((noinline)) bool wait_for_work() {
   std::unique_lock<std::mutex> L(M);
+  ++Waiting;
   while (!Jobs && !Quit)
-    Cv.wait_for(L, milliseconds(10));
+    Cv.wait_for(L, milliseconds(100));
   if (!Jobs)
     return false;
   --Jobs;
@@ -39,8 +43,9 @@ extern "C" __attribute__((noinline)) bool wait_for_work() {
 
 extern "C" __attribute__((noinline)) bool wait_until_work() {
   std::unique_lock<std::mutex> L(M);
+  ++Waiting;
   while (!Jobs && !Quit)
-    Cv.wait_until(L, steady_clock::now() + milliseconds(10));
+    Cv.wait_until(L, steady_clock::now() + milliseconds(100));
   if (!Jobs)
     return false;
   --Jobs;
@@ -49,6 +54,14 @@ extern "C" __attribute__((noinline)) bool wait_until_work() {
 
 extern "C" __attribute__((noinline)) void run_job() {
   spin_ns(150 * 1000000); // a real spike: 150 ms of CPU work
+}
+
+// Lets the worker wait for 300 ms from the start of its N-th wait, however
+// long its jobs take on a loaded machine.
+static void idle_worker(int N) {
+  while (Waiting.load() < N)
+    std::this_thread::sleep_for(milliseconds(1));
+  std::this_thread::sleep_for(milliseconds(300));
 }
 
 int main() {
@@ -61,15 +74,15 @@ int main() {
       run_job();
     }
   });
-  for (int I = 0; I < 4; ++I) {
-    std::this_thread::sleep_for(milliseconds(500)); // the worker idles
+  for (int I = 1; I <= 4; ++I) {
+    idle_worker(I);
     {
       std::lock_guard<std::mutex> G(M);
       ++Jobs;
     }
     Cv.notify_one();
   }
-  std::this_thread::sleep_for(milliseconds(500));
+  idle_worker(5);
   {
     std::lock_guard<std::mutex> G(M);
     Quit = true;
@@ -80,5 +93,5 @@ int main() {
 }
 
 // CHECK:      spike: {{.*}} in run_job ({{.*}}idle-cxx-waits.cpp:[[#]]), threshold 100.000 ms
-// CHECK:      spiketrap: {{[0-9]+}} idle calls over their threshold not reported {{.*}}: {{(.*, )?}}wait_for_work {{[1-3]}} (worst {{[0-9.]+}} {{m?s}} in pthread_cond_clockwait)
-// UNTIL:      spiketrap: {{[0-9]+}} idle calls over their threshold not reported {{.*}}: {{(.*, )?}}wait_until_work {{[1-2]}} (worst {{[0-9.]+}} {{m?s}} in pthread_cond_clockwait)
+// CHECK:      spiketrap: {{[0-9]+}} idle calls over their threshold not reported {{.*}}: {{(.*, )?}}wait_for_work 3 (worst {{[0-9.]+}} {{m?s}} in pthread_cond_clockwait)
+// UNTIL:      spiketrap: {{[0-9]+}} idle calls over their threshold not reported {{.*}}: {{(.*, )?}}wait_until_work 2 (worst {{[0-9.]+}} {{m?s}} in pthread_cond_clockwait)
