@@ -32,9 +32,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <poll.h>
 #include <pthread.h>
-#include <mqueue.h>
 #include <semaphore.h>
 #include <spawn.h>
 #include <string.h>
@@ -195,8 +195,8 @@ int fromThrd(int R) {
   }
 }
 int condWaitForever(pthread_cond_t *C, pthread_mutex_t *M) {
-  return fromThrd(cnd_wait(reinterpret_cast<cnd_t *>(C),
-                           reinterpret_cast<mtx_t *>(M)));
+  return fromThrd(
+      cnd_wait(reinterpret_cast<cnd_t *>(C), reinterpret_cast<mtx_t *>(M)));
 }
 int condTimedwait(pthread_cond_t *C, pthread_mutex_t *M, const timespec *Ts) {
   return fromThrd(cnd_timedwait(reinterpret_cast<cnd_t *>(C),
@@ -383,8 +383,8 @@ SPIKETRAP_NO_UNWIND_TABLE SignalFn staticSignal() { return bsdSignal; }
 
 // glibc's execvpe (its search of PATH) under its other name in libc.a, for
 // the interposed exec calls; null in a dynamic program (dlsym finds it).
-int glibcExecvpe(const char *, char *const[], char *const[]) __asm__(
-    "__execvpe") __attribute__((weak));
+int glibcExecvpe(const char *, char *const[],
+                 char *const[]) __asm__("__execvpe") __attribute__((weak));
 SPIKETRAP_NO_UNWIND_TABLE ExecvpeFn staticExecvpe() { return glibcExecvpe; }
 
 namespace {

@@ -211,8 +211,7 @@ SPIKETRAP_ALWAYS_INLINE int clockLock(uint32_t Call, int (*Try)(Lock *),
   if ((Clock == CLOCK_REALTIME || Clock == CLOCK_MONOTONIC) && Ts &&
       Ts->tv_nsec >= 0 && Ts->tv_nsec < 1000000000)
     return timedLock(Call, Try, L, Clock, Ts);
-  return real<int (*)(Lock *, clockid_t, const timespec *)>(Call)(L, Clock,
-                                                                   Ts);
+  return real<int (*)(Lock *, clockid_t, const timespec *)>(Call)(L, Clock, Ts);
 }
 
 } // namespace
@@ -418,15 +417,15 @@ SPIKETRAP_INTERPOSE int pthread_mutex_clocklock(pthread_mutex_t *M,
 SPIKETRAP_INTERPOSE int pthread_rwlock_clockrdlock(pthread_rwlock_t *L,
                                                    clockid_t Clock,
                                                    const timespec *Ts) {
-  return clockLock(Wait_pthread_rwlock_clockrdlock, pthread_rwlock_tryrdlock,
-                   L, Clock, Ts);
+  return clockLock(Wait_pthread_rwlock_clockrdlock, pthread_rwlock_tryrdlock, L,
+                   Clock, Ts);
 }
 
 SPIKETRAP_INTERPOSE int pthread_rwlock_clockwrlock(pthread_rwlock_t *L,
                                                    clockid_t Clock,
                                                    const timespec *Ts) {
-  return clockLock(Wait_pthread_rwlock_clockwrlock, pthread_rwlock_trywrlock,
-                   L, Clock, Ts);
+  return clockLock(Wait_pthread_rwlock_clockwrlock, pthread_rwlock_trywrlock, L,
+                   Clock, Ts);
 }
 SPIKETRAP_MINSIZE_END
 

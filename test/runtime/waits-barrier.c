@@ -28,9 +28,7 @@ static void *worker(void *Arg) {
   return Arg;
 }
 
-__attribute__((noinline)) void end_phase(void) {
-  pthread_barrier_wait(&End);
-}
+__attribute__((noinline)) void end_phase(void) { pthread_barrier_wait(&End); }
 
 int main(void) {
   pthread_barrier_init(&Start, 0, 2);

@@ -9,13 +9,13 @@
 // The interposed waiting calls keep the C library's answers: return values,
 // errno (also errno left alone by a call that succeeds), EINTR from a signal,
 // error-checking and recursive mutexes, try-locks, read-write locks held by
-// the caller, sockets, vectors, timeouts (left as given), bad times, a condition wait on an error-checking
-// mutex the caller does not hold, a thread joining itself, futex errors,
-// cancellation inside a wait, the waits and locks on a clock (bad clocks,
-// bad times refused even when the lock is free), a barrier. The program prints what it saw; built with
-// and without spiketrap it prints the same. Each call is made inside
-// instrumented functions, where the runtime notes waits. Statically linked:
-// waits-semantics-static.c.
+// the caller, sockets, vectors, timeouts (left as given), bad times, a
+// condition wait on an error-checking mutex the caller does not hold, a thread
+// joining itself, futex errors, cancellation inside a wait, the waits and locks
+// on a clock (bad clocks, bad times refused even when the lock is free), a
+// barrier. The program prints what it saw; built with and without spiketrap it
+// prints the same. Each call is made inside instrumented functions, where the
+// runtime notes waits. Statically linked: waits-semantics-static.c.
 
 #define _GNU_SOURCE
 #include <errno.h>
