@@ -19,6 +19,7 @@
 #include "spiketrap_sampler.h"
 #include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
+#include "spiketrap_static.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_waits.h"
 #include "spiketrap_watcher.h"
@@ -43,6 +44,8 @@ using DlcloseFn = int (*)(void *);
 DlcloseFn RealDlclose;
 using ExecveFn = int (*)(const char *, char *const[], char *const[]);
 ExecveFn RealExecve;
+// glibc's search of PATH (execvp, execlp and execvpe reach it).
+ExecvpeFn RealExecvpe;
 // The pid of this process when it is a forked child, else 0: its _exit
 // writes its report (a vfork child of it has another pid and does not).
 long ForkedChild;
@@ -52,6 +55,9 @@ void lifecycleInit() {
   RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
   // Now: a forked child must not take the loader's lock to exec.
   RealExecve = reinterpret_cast<ExecveFn>(dlsym(RTLD_NEXT, "execve"));
+  RealExecvpe = reinterpret_cast<ExecvpeFn>(dlsym(RTLD_NEXT, "execvpe"));
+  if (!RealExecvpe) // a static program
+    RealExecvpe = staticExecvpe();
   signalInit();
   // Locks of the background threads are not held across fork (it would
   // wait for a whole report): the child makes them anew, with the threads.
@@ -258,9 +264,7 @@ int execveatGuarded(int Fd, const char *Path, char *const Argv[],
 
 int execvpGuarded(const char *File, char *const Argv[], char *const Envp[]) {
   ExecGuard Guard;
-  // glibc's search of PATH (not interposed: a program's own call of it is
-  // not guarded).
-  return execvpe(File, Argv, Envp);
+  return RealExecvpe(File, Argv, Envp);
 }
 
 // execl & co.: the arguments after Arg0 up to the null pointer, counted
@@ -317,6 +321,10 @@ SPIKETRAP_INTERPOSE int execle(const char *Path, const char *Arg0,
 SPIKETRAP_INTERPOSE int execlp(const char *File, const char *Arg0,
                                ...) noexcept {
   SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, false);
+  return execvpGuarded(File, Argv, Envp);
+}
+SPIKETRAP_INTERPOSE int execvpe(const char *File, char *const Argv[],
+                                char *const Envp[]) noexcept {
   return execvpGuarded(File, Argv, Envp);
 }
 SPIKETRAP_INTERPOSE int execveat(int Fd, const char *Path, char *const Argv[],

@@ -52,7 +52,7 @@ struct Sample {
   uint32_t PeriodUs; // until the next sample of its run
   // The thread was blocked since the tick before (it switched off the CPU
   // of its own and ran for under an eighth of the time): a wait the runtime
-  // does not interpose (a barrier, a timed condition variable of C++).
+  // does not interpose (recvmsg, io_uring_enter).
   uint32_t Blocked;
   SampleFrame F[kSampleFrames];
 };

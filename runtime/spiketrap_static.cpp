@@ -13,8 +13,9 @@
 //   wait with no deadline, pthread_timedjoin_np, __nanosleep) or the system
 //   call made a cancellation point as glibc makes one. Those entry points
 //   are referenced for good: they bring their members of libc.a along, and
-//   with them some of the weak names (pthread_cond_clockwait brings
-//   pthread_cond_wait.o, __nanosleep brings __clock_nanosleep).
+//   with them some of the weak names (cnd_wait brings pthread_cond_wait.o,
+//   __nanosleep brings __clock_nanosleep); so do a few references kept for
+//   that alone (Members, below).
 // - signal(): glibc's is also exported as bsd_signal.
 // - pthread_setname_np: glibc's own steps, with the kernel's thread id
 //   taken from pthread_getcpuclockid.
@@ -31,9 +32,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
@@ -42,6 +45,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -132,14 +136,83 @@ SPIKETRAP_NO_UNWIND_TABLE int wrlockForever(pthread_rwlock_t *L) {
   }
   return R;
 }
-// A condition wait may end without a signal: callers wait in a loop.
-int condWaitForever(pthread_cond_t *C, pthread_mutex_t *M) {
-  return pthread_cond_clockwait(C, M, CLOCK_MONOTONIC, &Forever);
+// A deadline on Clock as one on CLOCK_REALTIME, for glibc's timed locks:
+// the time left on Clock from now. A bad time is passed on as it is (the
+// timed lock refuses it as the clock lock does); another clock: EINVAL.
+int realtimeDeadline(clockid_t Clock, const timespec *Ts, timespec &Out) {
+  if (Clock != CLOCK_REALTIME && Clock != CLOCK_MONOTONIC)
+    return EINVAL;
+  Out = *Ts;
+  if (Clock == CLOCK_REALTIME || Ts->tv_nsec < 0 || Ts->tv_nsec >= 1000000000)
+    return 0;
+  timespec Mono, Real;
+  clock_gettime(CLOCK_MONOTONIC, &Mono);
+  clock_gettime(CLOCK_REALTIME, &Real);
+  long Nsec = Ts->tv_nsec - Mono.tv_nsec + Real.tv_nsec; // -1e9 < Nsec < 2e9
+  time_t Carry = Nsec < 0 ? -1 : Nsec >= 1000000000 ? 1 : 0;
+  Out.tv_nsec = Nsec - Carry * 1000000000;
+  if (__builtin_sub_overflow(Ts->tv_sec, Mono.tv_sec, &Out.tv_sec) ||
+      __builtin_add_overflow(Out.tv_sec, Real.tv_sec + Carry, &Out.tv_sec))
+    Out = Forever; // past the end of time
+  return 0;
 }
-// (A condition variable set to CLOCK_MONOTONIC is waited on CLOCK_REALTIME
-// here: reached only where glibc's own name is missing.)
+// A static program always has glibc's own clock lock for mutexes (the
+// timedlock above brings their member of libc.a), but not those of
+// read-write locks (nothing else in libc.a brings theirs): this waits on
+// CLOCK_REALTIME for the same time, so only a step of that clock during
+// the wait moves the timeout.
+template <typename Lock, int (*Timed)(Lock *, const timespec *)>
+SPIKETRAP_NO_UNWIND_TABLE int clockByTimed(Lock *L, clockid_t Clock,
+                                           const timespec *Ts) {
+  timespec Real;
+  if (int E = realtimeDeadline(Clock, Ts, Real))
+    return E;
+  return Timed(L, &Real);
+}
+constexpr auto mutexClocklock =
+    clockByTimed<pthread_mutex_t, pthread_mutex_timedlock>;
+constexpr auto rdlockClock =
+    clockByTimed<pthread_rwlock_t, pthread_rwlock_timedrdlock>;
+constexpr auto wrlockClock =
+    clockByTimed<pthread_rwlock_t, pthread_rwlock_timedwrlock>;
+// The condition waits: glibc's own names in a static program, whose member
+// of libc.a the C11 waits bring (cnd_wait and cnd_timedwait call them).
+// What follows is reached only from inside dlsym in a dynamic program: the
+// C11 waits, glibc's condition waits under another name, which answer
+// thrd_* codes (all errors but these as thrd_error).
+int fromThrd(int R) {
+  switch (R) {
+  case thrd_success:
+    return 0;
+  case thrd_timedout:
+    return ETIMEDOUT;
+  case thrd_nomem:
+    return ENOMEM;
+  case thrd_busy:
+    return EBUSY;
+  default:
+    return EINVAL;
+  }
+}
+int condWaitForever(pthread_cond_t *C, pthread_mutex_t *M) {
+  return fromThrd(
+      cnd_wait(reinterpret_cast<cnd_t *>(C), reinterpret_cast<mtx_t *>(M)));
+}
 int condTimedwait(pthread_cond_t *C, pthread_mutex_t *M, const timespec *Ts) {
-  return pthread_cond_clockwait(C, M, CLOCK_REALTIME, Ts);
+  return fromThrd(cnd_timedwait(reinterpret_cast<cnd_t *>(C),
+                                reinterpret_cast<mtx_t *>(M), Ts));
+}
+// No C11 wait takes a clock: a wake-up that comes early, as condition waits
+// may (callers wait in a loop).
+SPIKETRAP_NO_UNWIND_TABLE int condClockwait(pthread_cond_t *, pthread_mutex_t *,
+                                            clockid_t, const timespec *) {
+  return 0;
+}
+// glibc's barrier wait is in a static program (mq_notify, below, brings
+// its member); a dynamic one reaches this only from inside dlsym, where no
+// other entry point to it exists.
+SPIKETRAP_NO_UNWIND_TABLE int barrierWaitUnreached(pthread_barrier_t *) {
+  return EINVAL;
 }
 int semWaitForever(sem_t *S) {
   int R;
@@ -307,6 +380,23 @@ SPIKETRAP_NO_UNWIND_TABLE void *staticWait(uint32_t Call) {
 // give it.
 sighandler_t bsdSignal(int, sighandler_t) __asm__("bsd_signal");
 SPIKETRAP_NO_UNWIND_TABLE SignalFn staticSignal() { return bsdSignal; }
+
+// glibc's execvpe (its search of PATH) under its other name in libc.a, for
+// the interposed exec calls; null in a dynamic program (dlsym finds it).
+int glibcExecvpe(const char *, char *const[],
+                 char *const[]) __asm__("__execvpe") __attribute__((weak));
+SPIKETRAP_NO_UNWIND_TABLE ExecvpeFn staticExecvpe() { return glibcExecvpe; }
+
+namespace {
+// Members of libc.a that hold glibc's own names of calls the runtime
+// interposes, which a static program's calls of those names no longer
+// bring (they reach ours): a reference to a function that calls into the
+// member does (a dynamic program imports the name and never calls it).
+__attribute__((used)) void *const Members[] = {
+    reinterpret_cast<void *>(&mq_notify),   // pthread_barrier_wait.o
+    reinterpret_cast<void *>(&posix_spawn), // execvpe.o, through spawni.o
+};
+} // namespace
 
 // glibc's pthread_setname_np, step by step: the calling thread through
 // prctl, another through its /proc comm file, found by its kernel thread id

@@ -19,6 +19,10 @@ namespace __spiketrap {
 using SignalFn = sighandler_t (*)(int, sighandler_t);
 SignalFn staticSignal();
 
+// glibc's execvpe (null in a dynamic program).
+using ExecvpeFn = int (*)(const char *, char *const[], char *const[]);
+ExecvpeFn staticExecvpe();
+
 // pthread_setname_np as glibc's does it.
 int staticSetname(pthread_t Thread, const char *Name);
 

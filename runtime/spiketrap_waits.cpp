@@ -29,6 +29,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -191,11 +192,11 @@ bool futexWaits(long Op) {
 }
 
 // The contended half of timedLock: time the real lock.
-template <typename Lock>
-SPIKETRAP_NOINLINE int lockSlow(Lock *L, uint32_t Call) {
+template <typename Lock, typename... A>
+SPIKETRAP_NOINLINE int lockSlow(uint32_t Call, Lock *L, A... Args) {
   WaitScope W;
   waitBegin(W, Call);
-  int R = reinterpret_cast<int (*)(Lock *)>(W.Real)(L);
+  int R = reinterpret_cast<int (*)(Lock *, A...)>(W.Real)(L, Args...);
   waitEnd(W);
   return R;
 }
@@ -205,16 +206,30 @@ SPIKETRAP_NOINLINE int lockSlow(Lock *L, uint32_t Call) {
 // uncontended lock costs one more call). Any other answer of the
 // try-lock is the lock's own: taken (0, EOWNERDEAD) or an error it would
 // return too (EINVAL, EAGAIN for a recursion count at its limit). The
-// C library's lock functions return errors and leave errno alone.
-template <typename Lock>
-SPIKETRAP_ALWAYS_INLINE int timedLock(Lock *L, uint32_t Call,
-                                      int (*Try)(Lock *)) {
+// C library's lock functions return errors and leave errno alone. Args: a
+// clock lock's clock and deadline.
+template <typename Lock, typename... A>
+SPIKETRAP_ALWAYS_INLINE int timedLock(uint32_t Call, int (*Try)(Lock *),
+                                      Lock *L, A... Args) {
   ThreadState &T = threadState;
   if (T.Status == StatusActive && T.Depth && WaitsOn) {
     int R = Try(L);
-    return R != EBUSY ? R : lockSlow(L, Call);
+    return R != EBUSY ? R : lockSlow(Call, L, Args...);
   }
-  return real<int (*)(Lock *)>(Call)(L);
+  return real<int (*)(Lock *, A...)>(Call)(L, Args...);
+}
+
+// A clock lock tries first only with a deadline glibc takes: it refuses
+// another clock, and a read-write lock a bad time, even when the lock is
+// free (EINVAL).
+template <typename Lock>
+SPIKETRAP_ALWAYS_INLINE int clockLock(uint32_t Call, int (*Try)(Lock *),
+                                      Lock *L, clockid_t Clock,
+                                      const timespec *Ts) {
+  if ((Clock == CLOCK_REALTIME || Clock == CLOCK_MONOTONIC) && Ts &&
+      Ts->tv_nsec >= 0 && Ts->tv_nsec < 1000000000)
+    return timedLock(Call, Try, L, Clock, Ts);
+  return real<int (*)(Lock *, clockid_t, const timespec *)>(Call)(L, Clock, Ts);
 }
 
 } // namespace
@@ -397,16 +412,40 @@ using namespace __spiketrap;
 
 // The calls that are no cancellation points: no unwind tables needed.
 SPIKETRAP_INTERPOSE int pthread_mutex_lock(pthread_mutex_t *M) {
-  return timedLock(M, Wait_pthread_mutex_lock, pthread_mutex_trylock);
+  return timedLock(Wait_pthread_mutex_lock, pthread_mutex_trylock, M);
 }
 
 SPIKETRAP_INTERPOSE int pthread_rwlock_rdlock(pthread_rwlock_t *L) {
-  return timedLock(L, Wait_pthread_rwlock_rdlock, pthread_rwlock_tryrdlock);
+  return timedLock(Wait_pthread_rwlock_rdlock, pthread_rwlock_tryrdlock, L);
 }
 
 SPIKETRAP_INTERPOSE int pthread_rwlock_wrlock(pthread_rwlock_t *L) {
-  return timedLock(L, Wait_pthread_rwlock_wrlock, pthread_rwlock_trywrlock);
+  return timedLock(Wait_pthread_rwlock_wrlock, pthread_rwlock_trywrlock, L);
 }
+
+// Rarer than plain locks: for size.
+SPIKETRAP_MINSIZE_BEGIN
+SPIKETRAP_INTERPOSE int pthread_mutex_clocklock(pthread_mutex_t *M,
+                                                clockid_t Clock,
+                                                const timespec *Ts) {
+  return clockLock(Wait_pthread_mutex_clocklock, pthread_mutex_trylock, M,
+                   Clock, Ts);
+}
+
+SPIKETRAP_INTERPOSE int pthread_rwlock_clockrdlock(pthread_rwlock_t *L,
+                                                   clockid_t Clock,
+                                                   const timespec *Ts) {
+  return clockLock(Wait_pthread_rwlock_clockrdlock, pthread_rwlock_tryrdlock, L,
+                   Clock, Ts);
+}
+
+SPIKETRAP_INTERPOSE int pthread_rwlock_clockwrlock(pthread_rwlock_t *L,
+                                                   clockid_t Clock,
+                                                   const timespec *Ts) {
+  return clockLock(Wait_pthread_rwlock_clockwrlock, pthread_rwlock_trywrlock, L,
+                   Clock, Ts);
+}
+SPIKETRAP_MINSIZE_END
 
 // Futex waits through syscall() are rare next to locks: for size.
 SPIKETRAP_MINSIZE_BEGIN

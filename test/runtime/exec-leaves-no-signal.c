@@ -4,7 +4,8 @@
 // foreign program under qemu-user is not what this checks)
 // RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report=none %run %t %t 2>&1 | FileCheck %s
-// A static program: execve is the system call there.
+// A static program: execve is the system call there, execvp & co. glibc's
+// own search of PATH (__execvpe).
 // RUN: %clang %spiketrap_all -O2 -g -static %s %rtlib -o %t.static
 // RUN: env SPIKETRAP_OPTIONS=report=none %run %t.static %t.static 2>&1 | FileCheck %s
 
@@ -15,6 +16,7 @@
 // guard, a few in a hundred died of the signal (SIGRTMAX). Then a chain of
 // programs each replacing itself, and an exec that fails and returns.
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,7 @@ __attribute__((noinline)) void busy(void) {
 
 __attribute__((noinline)) void exec_child(const char *Self, int How) {
   char *Args[] = {(char *)Self, "child", 0};
-  switch (How % 6) {
+  switch (How % 7) {
   case 0:
     execv(Self, Args);
     break;
@@ -49,6 +51,9 @@ __attribute__((noinline)) void exec_child(const char *Self, int How) {
     break;
   case 5:
     execlp(Self, Self, "child", (char *)0);
+    break;
+  case 6:
+    execvpe(Self, Args, environ);
     break;
   }
   _exit(127);

@@ -7,26 +7,35 @@
 // UNSUPPORTED: emulated
 // (under qemu-user the samples do not agree reliably)
 
-// A call held up in a wait the runtime does not interpose (a barrier, whose
-// futex wait is the C library's own) is sampled there like untimed code:
-// the samples found the thread blocked, so the culprit waited, it did not
-// run.
+// A call held up in a wait the runtime does not interpose (recvmsg, a
+// system call restarted after the sampler's signal) is sampled there like
+// untimed code: the samples found the thread blocked, so the culprit
+// waited, it did not run.
 
 #include <pthread.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
-static pthread_barrier_t Barrier;
+static int Pair[2];
 
 static void *late(void *Arg) {
   usleep(300 * 1000);
-  pthread_barrier_wait(&Barrier);
+  (void)!write(Pair[1], "x", 1);
   return Arg;
 }
 
-__attribute__((noinline)) void meet(void) { pthread_barrier_wait(&Barrier); }
+__attribute__((noinline)) void meet(void) {
+  char C;
+  struct iovec V = {&C, 1};
+  struct msghdr Msg = {0};
+  Msg.msg_iov = &V;
+  Msg.msg_iovlen = 1;
+  (void)!recvmsg(Pair[0], &Msg, 0);
+}
 
 int main(void) {
-  pthread_barrier_init(&Barrier, 0, 2);
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, Pair))
+    return 1;
   pthread_t T;
   pthread_create(&T, 0, late, 0);
   meet();
@@ -36,5 +45,5 @@ int main(void) {
 
 // CHECK:      spike: {{.*}} in meet ({{.*}}sample-blocked.c:[[#]]), threshold 20.000 ms
 // CHECK:        sampled: [[#]] of [[#]] samples agree, the culprit waited for about {{[0-9.]+ ms}} (seen for {{[0-9.]+ ms}}), blocked in a call not timed as a wait:
-// CHECK-NEXT:       ~ pthread_barrier_wait
+// CHECK-NEXT:       ~ recvmsg
 // JSON: blocked True

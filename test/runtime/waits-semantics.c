@@ -9,12 +9,13 @@
 // The interposed waiting calls keep the C library's answers: return values,
 // errno (also errno left alone by a call that succeeds), EINTR from a signal,
 // error-checking and recursive mutexes, try-locks, read-write locks held by
-// the caller, sockets, vectors, timeouts (left as given), bad times, a condition wait on an error-checking
-// mutex the caller does not hold, a thread joining itself, futex errors,
-// cancellation inside a wait. The program prints what it saw; built with
-// and without spiketrap it prints the same. Each call is made inside
-// instrumented functions, where the runtime notes waits. Statically linked:
-// waits-semantics-static.c.
+// the caller, sockets, vectors, timeouts (left as given), bad times, a
+// condition wait on an error-checking mutex the caller does not hold, a thread
+// joining itself, futex errors, cancellation inside a wait, the waits and locks
+// on a clock (bad clocks, bad times refused even when the lock is free), a
+// barrier. The program prints what it saw; built with and without spiketrap it
+// prints the same. Each call is made inside instrumented functions, where the
+// runtime notes waits. Statically linked: waits-semantics-static.c.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -177,6 +178,46 @@ __attribute__((noinline)) void locks(void) {
   pthread_mutex_lock(&Plain);
   SHOW("cond_timedwait bad time", pthread_cond_timedwait(&Cv, &Plain, &Bad));
   pthread_mutex_unlock(&Plain);
+  // The calls with a clock (C++'s timed waits and locks on steady_clock).
+  struct timespec Mono;
+  clock_gettime(CLOCK_MONOTONIC, &Mono);
+  Mono.tv_nsec += 10 * 1000000;
+  if (Mono.tv_nsec >= 1000000000)
+    Mono.tv_sec++, Mono.tv_nsec -= 1000000000;
+  pthread_mutex_lock(&Plain);
+  SHOW("cond_clockwait timeout",
+       pthread_cond_clockwait(&Cv, &Plain, CLOCK_MONOTONIC, &Mono));
+  SHOW("cond_clockwait bad clock",
+       pthread_cond_clockwait(&Cv, &Plain, CLOCK_PROCESS_CPUTIME_ID, &Mono));
+  SHOW("cond_clockwait bad time",
+       pthread_cond_clockwait(&Cv, &Plain, CLOCK_MONOTONIC, &Bad));
+  pthread_mutex_unlock(&Plain);
+  SHOW("clocklock", pthread_mutex_clocklock(&Check, CLOCK_MONOTONIC, &Mono));
+  SHOW("errorcheck clocklock again",
+       pthread_mutex_clocklock(&Check, CLOCK_MONOTONIC, &Mono));
+  SHOW("errorcheck unlock", pthread_mutex_unlock(&Check));
+  SHOW("clocklock bad clock (free)",
+       pthread_mutex_clocklock(&Plain, CLOCK_PROCESS_CPUTIME_ID, &Mono));
+  SHOW("plain trylock after", pthread_mutex_trylock(&Plain));
+  SHOW("plain unlock after", pthread_mutex_unlock(&Plain));
+  SHOW("clockwrlock", pthread_rwlock_clockwrlock(&Rw, CLOCK_MONOTONIC, &Mono));
+  SHOW("clockrdlock while writing",
+       pthread_rwlock_clockrdlock(&Rw, CLOCK_MONOTONIC, &Mono));
+  SHOW("rwlock unlock", pthread_rwlock_unlock(&Rw));
+  SHOW("clockrdlock", pthread_rwlock_clockrdlock(&Rw, CLOCK_REALTIME, &Soon));
+  SHOW("clockwrlock while reading (timeout)",
+       pthread_rwlock_clockwrlock(&Rw, CLOCK_MONOTONIC, &Mono));
+  SHOW("rwlock unlock", pthread_rwlock_unlock(&Rw));
+  SHOW("clockrdlock bad time (free)",
+       pthread_rwlock_clockrdlock(&Rw, CLOCK_MONOTONIC, &Bad));
+  SHOW("clockwrlock bad clock (free)",
+       pthread_rwlock_clockwrlock(&Rw, CLOCK_PROCESS_CPUTIME_ID, &Mono));
+  SHOW("trywrlock after", pthread_rwlock_trywrlock(&Rw));
+  SHOW("rwlock unlock", pthread_rwlock_unlock(&Rw));
+  pthread_barrier_t Barrier;
+  pthread_barrier_init(&Barrier, 0, 1);
+  SHOW("barrier of one (the serial thread)", pthread_barrier_wait(&Barrier));
+  pthread_barrier_destroy(&Barrier);
   // Not held: refused, and the mutex is left as it was (unlocked).
   SHOW("cond_wait on errorcheck mutex not held", pthread_cond_wait(&Cv, &Check));
   SHOW("errorcheck trylock after", pthread_mutex_trylock(&Check));
@@ -248,6 +289,19 @@ int main(void) {
 // CHECK: cond_timedwait timeout: 110 errno kept
 // CHECK: sem_timedwait bad time: -1 Invalid argument
 // CHECK: cond_timedwait bad time: 22 errno kept
+// CHECK: cond_clockwait timeout: 110 errno kept
+// CHECK: cond_clockwait bad clock: 22 errno kept
+// CHECK: cond_clockwait bad time: 22 errno kept
+// CHECK: clocklock: 0 errno kept
+// CHECK: errorcheck clocklock again: 35 errno kept
+// CHECK: clocklock bad clock (free): 22 errno kept
+// CHECK: plain trylock after: 0 errno kept
+// CHECK: clockrdlock while writing: 35 errno kept
+// CHECK: clockwrlock while reading (timeout): 110 errno kept
+// CHECK: clockrdlock bad time (free): 22 errno kept
+// CHECK: clockwrlock bad clock (free): 22 errno kept
+// CHECK: trywrlock after: 0 errno kept
+// CHECK: barrier of one (the serial thread): -1 errno kept
 // CHECK: cond_wait on errorcheck mutex not held: 1 errno kept
 // CHECK: errorcheck trylock after: 0 errno kept
 // CHECK: errorcheck unlock after: 0 errno kept
