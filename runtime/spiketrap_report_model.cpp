@@ -488,9 +488,9 @@ bool ReportModel::buildFunctions() {
   for (size_t I = 0; I < NumHangs; ++I)
     Levels += Hangs[I]->Levels;
   // Records dropped: the functions that spiked, with a record kept or not.
-  const SpikeFunction *Lost = spikeTotals().Dropped ? spikeFunctions() : nullptr;
+  const LostFunction *Lost = spikeTotals().Dropped ? lostFunctions() : nullptr;
   if (Lost)
-    Levels += kSpikeFunctions;
+    Levels += kLostFunctions;
   Array<const spiketrap_desc *> All(Levels);
   // Spikes by function, then duration: each function's are then a sorted run.
   Array<size_t> ByFunction(Count);
@@ -519,7 +519,7 @@ bool ReportModel::buildFunctions() {
       All[N++] = Hangs[I]->Level[L].Desc;
   for (size_t I = 0; I < NumOpenLevels; ++I)
     All[N++] = OpenLevels[I].Desc;
-  for (uint32_t I = 0; Lost && I < kSpikeFunctions; ++I)
+  for (uint32_t I = 0; Lost && I < kLostFunctions; ++I)
     if (const spiketrap_desc *D = __atomic_load_n(&Lost[I].Desc,
                                                   __ATOMIC_ACQUIRE))
       All[N++] = D;
@@ -569,17 +569,14 @@ bool ReportModel::buildFunctions() {
     S.AllSpikes = S.Spikes;
     S.AllWorstNs = S.WorstNs;
   }
-  // Spikes counted as they happened: more than the records kept when some
-  // were dropped (and any recorded since the walk above).
-  for (uint32_t I = 0; Lost && I < kSpikeFunctions; ++I) {
+  for (uint32_t I = 0; Lost && I < kLostFunctions; ++I) {
     const spiketrap_desc *D = __atomic_load_n(&Lost[I].Desc, __ATOMIC_ACQUIRE);
     const spiketrap_desc **It =
         std::lower_bound(All.begin(), All.begin() + NumFunctions, D);
     if (!D || It == All.begin() + NumFunctions || *It != D)
       continue;
     FunctionStats &S = Functions[It - All.begin()]; // still in All's order
-    S.AllSpikes = std::max(S.Spikes, __atomic_load_n(&Lost[I].Spikes,
-                                                      __ATOMIC_RELAXED));
+    S.AllSpikes = S.Spikes + __atomic_load_n(&Lost[I].Spikes, __ATOMIC_RELAXED);
     S.AllWorstNs = std::max(
         S.WorstNs,
         ticksToNs(__atomic_load_n(&Lost[I].WorstTicks, __ATOMIC_RELAXED)));

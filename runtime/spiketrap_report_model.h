@@ -27,8 +27,8 @@ struct FunctionStats {
   uint64_t WorstNs, MedianNs, P95Ns;
   size_t Worst; // record index of the worst spike (kNone: never spiked)
   uint64_t CulpritSpikes; // of Spikes, those that are culprits (Blame)
-  // When spikes were dropped (a full arena): all its spikes, recorded or
-  // not, and the longest of them (spikeFunctions()); else Spikes, WorstNs.
+  // All its spikes, recorded or not, and the longest of them: with those
+  // a full arena dropped (lostFunctions()).
   uint64_t AllSpikes, AllWorstNs;
 };
 

@@ -121,13 +121,21 @@ void printSummary(Buffer &B, const ReportModel &M) {
     printDurationCell(B, Row.MedianNs);
     printDurationCell(B, Row.P95Ns);
     printDurationCell(B, thresholdNs(W.Level[W.Levels - 1]));
+    // With its spikes whose records were dropped (a full arena), on the
+    // function's first row.
+    uint64_t Spiked = Row.Spikes;
+    bool First = true;
+    for (size_t J = 0; J < I && First; ++J)
+      First = M.row(J).Fn != Row.Fn;
+    if (size_t Id = M.functionId(Row.Fn); First && Id != kNone)
+      Spiked += M.function(Id).AllSpikes - M.function(Id).Spikes;
     // calls is a plain increment shared by threads: never below the spikes.
     uint64_t Calls =
         std::max(__atomic_load_n(&__spiketrap_desc_state(Row.Fn)->calls,
                                  __ATOMIC_RELAXED),
-                 Row.Spikes);
+                 Spiked);
     size_t Col = B.size();
-    B.format("{}/{} {}%", Row.Spikes, Calls, Row.Spikes * 100 / Calls);
+    B.format("{}/{} {}%", Spiked, Calls, Spiked * 100 / Calls);
     padTo(B, Col, 14);
     printChain(B, M, Row);
     B.push_back('\n');

@@ -175,6 +175,10 @@ void spikesInit(uint64_t Bytes, bool Idle) {
 uint64_t frameNumber;
 
 namespace {
+// A spike of D, Ticks long without its idle waits, has no record: the
+// arena was full of longer ones, or a longer one replaced it.
+void noteLost(const spiketrap_desc *D, uint64_t Ticks);
+
 // Finds the next slot from I (below N) whose bucket byte is V, or N: a
 // word at a time. The bytes change under it (other replacers): a candidate
 // is checked again before it is claimed.
@@ -231,6 +235,7 @@ SpikeRecord *replace(uint64_t Size, uint64_t Key) {
       bool Same = __atomic_load_n(&Buckets[I], __ATOMIC_RELAXED) == B + 1 &&
                   __atomic_load_n(&Keys[I], __ATOMIC_RELAXED) < Key;
       if (Same && __atomic_load_n(&Gate, __ATOMIC_SEQ_CST) < kReader) {
+        noteLost(R->Level[R->Levels - 1].Desc, Keys[I]);
         __atomic_store_n(&Buckets[I], 0, __ATOMIC_RELAXED);
         __atomic_fetch_sub(&BucketCount[B], 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&Replaced, 1, __ATOMIC_RELAXED);
@@ -268,33 +273,50 @@ SpikeRecord *bump(uint64_t Size) {
   return R;
 }
 
-// Reserves a record of Levels levels, Messages messages, Recent recent
-// calls, (Kernel) the kernel's events per level and Sampled frames; null
-// when the arena is full of longer spikes. Key() gives the spike's
-// activeTicks (asked only when the arena is full; 0: never replaces).
-// *Replacing: it takes a replaced record's room (commit says when it is
-// done).
+// What a record holds besides its levels: Messages messages, Recent recent
+// calls, (Kernel) the kernel's events per level, Sampled frames.
+struct Extras {
+  uint32_t Messages = 0, Recent = 0;
+  bool Kernel = false;
+  uint32_t Sampled = 0;
+};
+
+// Reserves a record of Levels levels and E; null when the arena is full of
+// longer spikes. Key() gives the spike's activeTicks (asked only when the
+// arena is full; 0: never replaces). *Replacing: it takes a replaced
+// record's room (commit says when it is done), which holds its levels and
+// of E what fits, in this order: samples, messages, kernel events, recent
+// calls (E says what is left).
 template <typename KeyFn>
 SpikeRecord *reserve(const KeyFn &Key, bool *Replacing, uint32_t Levels,
-                     uint32_t Messages, uint32_t Recent = 0,
-                     bool Kernel = false, uint32_t Sampled = 0) {
-  uint64_t Size = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel) +
-                  Messages * sizeof(SpikeMessage) + Recent * sizeof(RecentCall) +
-                  (Kernel ? Levels * sizeof(KernelLevel) : 0) +
-                  Sampled * sizeof(SampledFrame);
-  Size = (Size + 7) & ~uint64_t(7);
+                     Extras &E) {
+  auto Round = [](uint64_t N) { return (N + 7) & ~uint64_t(7); };
+  uint64_t Core = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel);
+  uint64_t Sampled = E.Sampled * sizeof(SampledFrame),
+           Messages = E.Messages * sizeof(SpikeMessage),
+           Kernel = E.Kernel ? Levels * sizeof(KernelLevel) : 0,
+           Recent = E.Recent * sizeof(RecentCall);
   SpikeRecord *R = nullptr;
   *Replacing = false;
   if (!__atomic_load_n(&Full, __ATOMIC_RELAXED))
-    R = bump(Size);
-  if (!R && Size <= ArenaSize && (R = replace(Size, Key())))
+    R = bump(Round(Core + Sampled + Messages + Kernel + Recent));
+  if (!R && Core <= ArenaSize && (R = replace(Round(Core), Key()))) {
     *Replacing = true;
+    uint64_t Left = R->Size - Core;
+    auto Fits = [&](uint64_t Bytes) {
+      return Bytes <= Left ? (Left -= Bytes, true) : false;
+    };
+    E.Sampled = Fits(Sampled) ? E.Sampled : 0;
+    E.Messages = Fits(Messages) ? E.Messages : 0;
+    E.Kernel = Fits(Kernel) && E.Kernel;
+    E.Recent = Fits(Recent) ? E.Recent : 0;
+  }
   if (!R) {
     __atomic_fetch_add(&Dropped, 1, __ATOMIC_RELAXED);
     return nullptr;
   }
   R->Levels = Levels;
-  R->NumMessages = Messages;
+  R->NumMessages = E.Messages;
   R->Frame = __atomic_load_n(&frameNumber, __ATOMIC_RELAXED);
   R->IsFrame = 0;
   R->Signo = 0;
@@ -303,8 +325,8 @@ SpikeRecord *reserve(const KeyFn &Key, bool *Replacing, uint32_t Levels,
   R->Hang = 0;
   R->Unwound = 0;
   R->NumRecent = 0;
-  R->HasKernel = Kernel;
-  R->NumSampled = Sampled;
+  R->HasKernel = E.Kernel;
+  R->NumSampled = E.Sampled;
   R->Sampled = {};
   R->LongestWaitTicks = 0;
   R->LongestWaitDesc = nullptr;
@@ -407,7 +429,7 @@ bool raiseWorst(uint64_t &Worst, uint64_t Ticks) {
 
 IdleFunction IdleTable[kIdleFunctions];
 uint64_t IdleCalls;
-SpikeFunction SpikeTable[kSpikeFunctions];
+LostFunction LostTable[kLostFunctions];
 
 // A call of D was over its threshold only by Ticks of idle waiting, mostly
 // in Call: count it (a function that finds the table full is counted in the
@@ -421,16 +443,15 @@ void noteIdle(const spiketrap_desc *D, uint64_t Ticks, uint32_t Call) {
   }
 }
 
-// A spike of D, Ticks long without its idle waits, recorded or not.
-void noteSpike(const spiketrap_desc *D, uint64_t Ticks) {
-  if (SpikeFunction *F = entryFor(SpikeTable, D)) {
+void noteLost(const spiketrap_desc *D, uint64_t Ticks) {
+  if (LostFunction *F = entryFor(LostTable, D)) {
     __atomic_fetch_add(&F->Spikes, 1, __ATOMIC_RELAXED);
     raiseWorst(F->WorstTicks, Ticks);
   }
 }
 } // namespace
 
-const SpikeFunction *spikeFunctions() { return SpikeTable; }
+const LostFunction *lostFunctions() { return LostTable; }
 const IdleFunction *idleFunctions() { return IdleTable; }
 uint64_t idleCalls() { return __atomic_load_n(&IdleCalls, __ATOMIC_RELAXED); }
 
@@ -485,45 +506,47 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
     return Key;
   };
   bool Replacing;
-  SpikeRecord *R =
-      reserve(KeyOf, &Replacing, Depth, Messages, Recent, T.Kernel, NumSampled);
+  Extras E = {Messages, Recent, T.Kernel != nullptr, NumSampled};
+  SpikeRecord *R = reserve(KeyOf, &Replacing, Depth, E);
   if (!R) {
-    noteSpike(Top.Desc, KeyOf());
+    noteLost(Top.Desc, KeyOf());
     return;
   }
-  {
-    fillRecord(T, R, Depth, End, Messages);
-    R->NumRecent = recentCopy(T, const_cast<RecentCall *>(R->recent()), Recent);
-    R->HasKernel = sumKernelEvents(T, R->Level, Depth, End,
-                                   const_cast<KernelLevel *>(R->kernel()));
-    __builtin_memcpy(const_cast<SampledFrame *>(R->sampled()), Sampled,
-                     NumSampled * sizeof(SampledFrame));
+  fillRecord(T, R, Depth, End, E.Messages);
+  R->NumRecent =
+      recentCopy(T, const_cast<RecentCall *>(R->recent()), E.Recent);
+  R->HasKernel = E.Kernel && sumKernelEvents(T, R->Level, Depth, End,
+                                             const_cast<KernelLevel *>(
+                                                 R->kernel()));
+  __builtin_memcpy(const_cast<SampledFrame *>(R->sampled()), Sampled,
+                   E.Sampled * sizeof(SampledFrame));
+  if (E.Sampled == NumSampled) // no room for the frames: none of their stats
     R->Sampled = Stats;
-    R->NumCandidates = Named.Num;
-    R->Unwound = Unwound;
-    R->Idle = Idle;
-    R->RunDelayNs = Preempted.Ns;
-    R->HasRunDelay = Preempted.Has;
-    __builtin_memcpy(R->Candidates, Named.Desc,
-                     Named.Num * sizeof(Named.Desc[0]));
-    // Read before it is published: from then on it may be replaced.
-    noteSpike(Top.Desc, R->activeTicks());
-    uint64_t Upto = uint64_t(reinterpret_cast<char *>(R) - Arena) + R->Size;
-    commit(T, R, Replacing);
-    // The next records' pages, now rather than inside a later spike.
-    if (!Replacing)
-      prefault(Upto + kPrefault / 2);
-  }
+  R->NumCandidates = Named.Num;
+  R->Unwound = Unwound;
+  R->Idle = Idle;
+  R->RunDelayNs = Preempted.Ns;
+  R->HasRunDelay = Preempted.Has;
+  __builtin_memcpy(R->Candidates, Named.Desc,
+                   Named.Num * sizeof(Named.Desc[0]));
+  commit(T, R, Replacing);
+  // The next records' pages, now rather than inside a later spike (a room
+  // keeps its place and size, whoever holds it).
+  if (!Replacing)
+    prefault(uint64_t(reinterpret_cast<char *>(R) - Arena) + R->Size +
+             kPrefault / 2);
 }
 
 void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
                       uint64_t Start, uint64_t End, uint64_t Budget,
                       uint64_t Frame) {
   bool Replacing;
-  SpikeRecord *R = reserve([&] { return End - Start; }, &Replacing, 1, 0);
-  noteSpike(Desc, End - Start);
-  if (!R)
+  Extras None;
+  SpikeRecord *R = reserve([&] { return End - Start; }, &Replacing, 1, None);
+  if (!R) {
+    noteLost(Desc, End - Start);
     return;
+  }
   R->End = End;
   R->Frame = Frame;
   R->IsFrame = 1;
@@ -579,8 +602,9 @@ SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
 uint64_t recordHang(ThreadState &T, const SpikeLevel *Level, uint32_t Levels,
                     uint64_t Now) {
   bool Replacing;
+  Extras None;
   SpikeRecord *R = reserve([&] { return Now - Level[Levels - 1].Start; },
-                           &Replacing, Levels, 0);
+                           &Replacing, Levels, None);
   if (!R)
     return UINT64_MAX;
   R->End = Now;
@@ -653,7 +677,7 @@ void spikesAfterForkChild() {
   NumSlots = Gate = Full = 0;
   __builtin_memset(BucketCount, 0, sizeof(BucketCount));
   __builtin_memset(IdleTable, 0, sizeof(IdleTable));
-  __builtin_memset(SpikeTable, 0, sizeof(SpikeTable));
+  __builtin_memset(LostTable, 0, sizeof(LostTable));
   Pid = uint32_t(getpid());
   // The parent's records are the parent's: the child's copy of the arena and
   // its table go back to untouched zero pages, faulted in ahead as at start.

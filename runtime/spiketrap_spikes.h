@@ -103,17 +103,17 @@ constexpr uint32_t kIdleFunctions = 256;
 const IdleFunction *idleFunctions();
 uint64_t idleCalls();
 
-// Every spike by the function that spiked, recorded or not (kept or lost
-// alike, counted as it happened): what the report says of the functions
-// whose records a full arena dropped.
-struct SpikeFunction {
+// The spikes a full arena dropped (never written, or replaced), by the
+// function that spiked: with the records kept, what the report says of
+// every function's spikes.
+struct LostFunction {
   const spiketrap_desc *Desc; // null: a free slot
   uint64_t Spikes;
   uint64_t WorstTicks; // the longest, without idle waits (activeTicks)
 };
-constexpr uint32_t kSpikeFunctions = 1024;
-// The table (kSpikeFunctions slots, some free).
-const SpikeFunction *spikeFunctions();
+constexpr uint32_t kLostFunctions = 1024;
+// The table (kLostFunctions slots, some free).
+const LostFunction *lostFunctions();
 
 struct SpikeTotals {
   uint64_t Recorded; // records kept (hangs not counted)

@@ -16,7 +16,7 @@ total, long_fn, threads, min_ms = (int(sys.argv[2]), sys.argv[3],
 t = r["runs"][0]["totals"]
 kept, dropped = t["spikes"], t["dropped"]
 assert kept == len(r["spikes"]), (kept, len(r["spikes"]))
-assert t["replaced"] <= dropped, t
+assert t.get("replaced", 0) <= dropped, t
 print("kept+dropped %d" % (kept + dropped))
 fns = r["functions"]
 longs = [s for s in r["spikes"] if fns[s["function"]]["name"] == long_fn]
