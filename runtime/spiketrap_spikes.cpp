@@ -56,10 +56,10 @@ uint32_t BucketCount[kBuckets];
 // Set by the first reservation that found the arena full: from then on a
 // spike only replaces a record (nothing is bumped any more).
 uint32_t Full;
-// Where the next search of a spike's own bucket starts (a window of
-// kWindow slots).
+// Where the next search of a spike's own bucket starts: a window of
+// kWindow slots, kWindowLooks of them in that bucket looked at.
 uint64_t Cursor;
-constexpr uint64_t kWindow = 1024;
+constexpr uint64_t kWindow = 256, kWindowLooks = 32;
 // Replacers at work (low 32 bits) and SpikeReaders (above).
 uint64_t Gate;
 constexpr uint64_t kReader = uint64_t(1) << 32, kReplacers = kReader - 1;
@@ -224,13 +224,13 @@ SpikeRecord *replace(uint64_t Size, uint64_t Key) {
     // Below its own bucket every record is shorter: the first with room
     // will do. In its own bucket most may be longer (a storm of spikes of
     // one length): a window of the table, a new one each time, bounds it.
-    uint64_t From = 0, To = N;
+    uint64_t From = 0, To = N, Looks = B == Top ? kWindowLooks : UINT64_MAX;
     if (B == Top && N > kWindow) {
       From = __atomic_fetch_add(&Cursor, kWindow, __ATOMIC_RELAXED) % N;
       To = From + kWindow < N ? From + kWindow : N;
     }
-    for (uint64_t I = findBucket(uint8_t(B + 1), From, To); I < To;
-         I = findBucket(uint8_t(B + 1), I + 1, To)) {
+    for (uint64_t I = findBucket(uint8_t(B + 1), From, To); I < To && Looks;
+         I = findBucket(uint8_t(B + 1), I + 1, To), --Looks) {
       if (__atomic_load_n(&Buckets[I], __ATOMIC_ACQUIRE) != B + 1 ||
           uint64_t(Rooms[I].Size8) * 8 < Size ||
           __atomic_load_n(&Keys[I], __ATOMIC_RELAXED) >= Key)
