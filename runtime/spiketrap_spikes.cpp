@@ -50,9 +50,14 @@ uint8_t *Buckets;
 uint64_t MaxSlots, NumSlots;
 constexpr uint64_t kMinRecord =
     (offsetof(SpikeRecord, Level) + sizeof(SpikeLevel) + 7) & ~uint64_t(7);
-// Keys by quarter octave (252 buckets): complete records in each.
+// Keys by quarter octave (252 buckets): complete records in each, and
+// where in the table a search for one begins (lowered by each record that
+// enters the bucket, raised by a search to the first it found): a hint, so
+// a search for the few records left in a bucket does not read the table
+// from its start each time.
 constexpr uint32_t kBuckets = 252;
 uint32_t BucketCount[kBuckets];
+uint64_t BucketFrom[kBuckets];
 // Set by the first reservation that found the arena full: from then on a
 // spike only replaces a record (nothing is bumped any more).
 uint32_t Full;
@@ -225,11 +230,21 @@ SpikeRecord *replace(uint64_t Size, uint64_t Key) {
     // will do. In its own bucket most may be longer (a storm of spikes of
     // one length): a window of the table, a new one each time, bounds it.
     uint64_t From = 0, To = N, Looks = B == Top ? kWindowLooks : UINT64_MAX;
+    uint64_t Hint = UINT64_MAX;
     if (B == Top && N > kWindow) {
       From = __atomic_fetch_add(&Cursor, kWindow, __ATOMIC_RELAXED) % N;
       To = From + kWindow < N ? From + kWindow : N;
+    } else {
+      Hint = __atomic_load_n(&BucketFrom[B], __ATOMIC_RELAXED);
+      From = Hint < N ? Hint : N;
     }
-    for (uint64_t I = findBucket(uint8_t(B + 1), From, To); I < To && Looks;
+    uint64_t I = findBucket(uint8_t(B + 1), From, To);
+    // A hint past the bucket's records (a record that entered it while a
+    // search raised the hint): the next search reads the whole table.
+    if (Hint != UINT64_MAX && I != Hint)
+      __atomic_compare_exchange_n(&BucketFrom[B], &Hint, I < To ? I : 0, false,
+                                  __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    for (; I < To && Looks;
          I = findBucket(uint8_t(B + 1), I + 1, To), --Looks) {
       if (__atomic_load_n(&Buckets[I], __ATOMIC_ACQUIRE) != B + 1 ||
           uint64_t(Rooms[I].Size8) * 8 < Size ||
@@ -361,6 +376,11 @@ void commit(ThreadState &T, SpikeRecord *R, bool Replacing) {
   if (!R->Hang) {
     uint64_t Key = R->activeTicks();
     uint32_t B = bucketOf(Key);
+    uint64_t From = __atomic_load_n(&BucketFrom[B], __ATOMIC_RELAXED);
+    while (R->Slot < From &&
+           !__atomic_compare_exchange_n(&BucketFrom[B], &From, R->Slot, false,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      ;
     __atomic_store_n(&Keys[R->Slot], Key, __ATOMIC_RELAXED);
     __atomic_fetch_add(&BucketCount[B], 1, __ATOMIC_RELAXED);
     __atomic_store_n(&Buckets[R->Slot], uint8_t(B + 1), __ATOMIC_RELEASE);
@@ -688,6 +708,7 @@ void spikesAfterForkChild() {
       0;
   NumSlots = Gate = Full = Cursor = 0;
   __builtin_memset(BucketCount, 0, sizeof(BucketCount));
+  __builtin_memset(BucketFrom, 0, sizeof(BucketFrom));
   __builtin_memset(IdleTable, 0, sizeof(IdleTable));
   __builtin_memset(LostTable, 0, sizeof(LostTable));
   Pid = uint32_t(getpid());
