@@ -62,11 +62,18 @@ void printSpike(Buffer &B, const SpikeRecord &R) {
   L = {R.Tid, &R};
 }
 
+// The records written since the last flush, in arena order. (Once the arena
+// is full, a spike that replaces a shorter one is in the report, not here.)
 void flushLocked() {
   Buffer B;
-  while (const SpikeRecord *R = spikeAt(Next)) {
-    printSpike(B, *R);
-    Next += R->Size;
+  {
+    SpikeReader Reading;
+    while (const SpikeRecord *R = nextSpike(&Next))
+      printSpike(B, *R);
+    // A full arena replaces records once we stop reading: forget them.
+    if (spikeArenaFull())
+      for (Last &L : LastStack)
+        L.R = nullptr;
   }
   writeAll(2, B.data(), B.size());
 }

@@ -99,7 +99,9 @@ struct SpikeCandidates {
 
 struct SpikeRecord {
   uint32_t Committed; // set last, with release: the record is complete
-  uint32_t Size;      // bytes of this record, header included
+  // Bytes of this record's room in the arena, header included: a record
+  // that replaced a shorter spike's (a full arena) keeps the room's size.
+  uint32_t Size;
   uint32_t Levels;    // stack depth; the last level is the spiking call
   uint32_t Tid;
   uint32_t SignalLevel; // first level run by a signal handler (if Signo)
@@ -143,7 +145,7 @@ struct SpikeRecord {
   // reading was taken while the call ran).
   uint64_t RunDelayNs;
   uint32_t HasRunDelay;
-  uint32_t Reserved;
+  uint32_t Slot; // its index in the arena's slot table (spiketrap_spikes.cpp)
   char ThreadName[16];  // as set by the API or known to the kernel then
   SpikeLevel Level[1];  // Levels entries
 

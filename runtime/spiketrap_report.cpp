@@ -294,6 +294,7 @@ void writeReport(bool Crash) {
   }
   uint64_t Begin = monotonicNs();
   ++ReportNumber;
+  SpikeReader Reading; // the model points into the arena
   ReportModel M;
   if (!M.build()) {
     pthread_mutex_unlock(&ReportLock);

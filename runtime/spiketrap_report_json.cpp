@@ -119,9 +119,11 @@ void writeRun(Buffer &B, const ReportModel &M) {
   B.format(",\"options\":");
   flags.writeJson(B);
   B.format(",\"totals\":{{\"spikes\":{},\"hangs\":{},\"dropped\":{},"
-           "\"calls\":{},\"threads\":{},\"calls_past_max_depth\":{},"
-           "\"calls_past_max_depth_lost\":{},\"frames\":{}}},",
-           S.Recorded, S.Hangs, S.Dropped, T.Calls, T.Threads, T.Overflows,
+           "\"replaced\":{},\"calls\":{},\"threads\":{},"
+           "\"calls_past_max_depth\":{},\"calls_past_max_depth_lost\":{},"
+           "\"frames\":{}}},",
+           S.Recorded, S.Hangs, S.Dropped, S.Replaced, T.Calls, T.Threads,
+           T.Overflows,
            T.Lost, __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
   static const char *const Preemption[] = {"none", "run_delay",
                                            "kernel_events"};
@@ -154,6 +156,10 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
              __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
                              __ATOMIC_RELAXED),
              S.Spikes);
+    // Spikes whose records a full arena dropped: counted all the same.
+    if (S.AllSpikes > S.Spikes)
+      B.format(",\"all_spikes\":{},\"all_worst_ns\":{}", S.AllSpikes,
+               S.AllWorstNs);
     if (S.Spikes) {
       const SpikeRecord &W = M.record(S.Worst);
       B.format(",\"worst_ns\":{},\"median_ns\":{},\"p95_ns\":{},\"worst_"

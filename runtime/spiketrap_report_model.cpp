@@ -487,6 +487,10 @@ bool ReportModel::buildFunctions() {
   }
   for (size_t I = 0; I < NumHangs; ++I)
     Levels += Hangs[I]->Levels;
+  // Records dropped: the functions that spiked, with a record kept or not.
+  const LostFunction *Lost = spikeTotals().Dropped ? lostFunctions() : nullptr;
+  if (Lost)
+    Levels += kLostFunctions;
   Array<const spiketrap_desc *> All(Levels);
   // Spikes by function, then duration: each function's are then a sorted run.
   Array<size_t> ByFunction(Count);
@@ -515,6 +519,10 @@ bool ReportModel::buildFunctions() {
       All[N++] = Hangs[I]->Level[L].Desc;
   for (size_t I = 0; I < NumOpenLevels; ++I)
     All[N++] = OpenLevels[I].Desc;
+  for (uint32_t I = 0; Lost && I < kLostFunctions; ++I)
+    if (const spiketrap_desc *D = __atomic_load_n(&Lost[I].Desc,
+                                                  __ATOMIC_ACQUIRE))
+      All[N++] = D;
   sortBy(All.begin(), All.begin() + N,
          [](const spiketrap_desc *A, const spiketrap_desc *B) { return A < B; });
   const spiketrap_desc **Last = std::unique(All.begin(), All.begin() + N);
@@ -537,7 +545,7 @@ bool ReportModel::buildFunctions() {
   size_t Run = 0;
   for (size_t F = 0; F < NumFunctions; ++F) {
     FunctionStats &S = Functions[F];
-    S = {All[F], 0, 0, 0, 0, kNone, 0};
+    S = {All[F], 0, 0, 0, 0, kNone, 0, 0, 0};
     size_t Begin = Run;
     while (Run < Count && Top(ByFunction[Run]) == All[F])
       ++Run;
@@ -555,6 +563,23 @@ bool ReportModel::buildFunctions() {
     S.WorstNs = Ns(Spikes - 1);
     S.MedianNs = Ns((Spikes - 1) / 2);
     S.P95Ns = Ns((95 * Spikes + 99) / 100 - 1); // nearest rank
+  }
+  for (size_t F = 0; F < NumFunctions; ++F) {
+    FunctionStats &S = Functions[F];
+    S.AllSpikes = S.Spikes;
+    S.AllWorstNs = S.WorstNs;
+  }
+  for (uint32_t I = 0; Lost && I < kLostFunctions; ++I) {
+    const spiketrap_desc *D = __atomic_load_n(&Lost[I].Desc, __ATOMIC_ACQUIRE);
+    const spiketrap_desc **It =
+        std::lower_bound(All.begin(), All.begin() + NumFunctions, D);
+    if (!D || It == All.begin() + NumFunctions || *It != D)
+      continue;
+    FunctionStats &S = Functions[It - All.begin()]; // still in All's order
+    S.AllSpikes = S.Spikes + __atomic_load_n(&Lost[I].Spikes, __ATOMIC_RELAXED);
+    S.AllWorstNs = std::max(
+        S.WorstNs,
+        ticksToNs(__atomic_load_n(&Lost[I].WorstTicks, __ATOMIC_RELAXED)));
   }
   // Spiking functions first, worst first; the rest by name (the same name
   // in two files: in the order of their descriptors).

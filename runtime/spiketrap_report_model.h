@@ -27,6 +27,9 @@ struct FunctionStats {
   uint64_t WorstNs, MedianNs, P95Ns;
   size_t Worst; // record index of the worst spike (kNone: never spiked)
   uint64_t CulpritSpikes; // of Spikes, those that are culprits (Blame)
+  // All its spikes, recorded or not, and the longest of them: with those
+  // a full arena dropped (lostFunctions()).
+  uint64_t AllSpikes, AllWorstNs;
 };
 
 // How a spike's time is explained (docs/report-format.md, "Culprit first"):

@@ -121,13 +121,21 @@ void printSummary(Buffer &B, const ReportModel &M) {
     printDurationCell(B, Row.MedianNs);
     printDurationCell(B, Row.P95Ns);
     printDurationCell(B, thresholdNs(W.Level[W.Levels - 1]));
+    // With its spikes whose records were dropped (a full arena), on the
+    // function's first row.
+    uint64_t Spiked = Row.Spikes;
+    bool First = true;
+    for (size_t J = 0; J < I && First; ++J)
+      First = M.row(J).Fn != Row.Fn;
+    if (size_t Id = M.functionId(Row.Fn); First && Id != kNone)
+      Spiked += M.function(Id).AllSpikes - M.function(Id).Spikes;
     // calls is a plain increment shared by threads: never below the spikes.
     uint64_t Calls =
         std::max(__atomic_load_n(&__spiketrap_desc_state(Row.Fn)->calls,
                                  __ATOMIC_RELAXED),
-                 Row.Spikes);
+                 Spiked);
     size_t Col = B.size();
-    B.format("{}/{} {}%", Row.Spikes, Calls, Row.Spikes * 100 / Calls);
+    B.format("{}/{} {}%", Spiked, Calls, Spiked * 100 / Calls);
     padTo(B, Col, 14);
     printChain(B, M, Row);
     B.push_back('\n');
@@ -497,6 +505,41 @@ void printIdle(Buffer &B) {
   B.push_back('\n');
 }
 
+// A full arena: what the records kept are, and the functions whose spikes
+// were dropped, with all their spikes (most dropped first).
+void printDropped(Buffer &B, const ReportModel &M, const SpikeTotals &S) {
+  if (!S.Dropped)
+    return;
+  B.format("spiketrap: the spike memory was full: it kept the longest spikes "
+           "it had room for ({} kept, {} dropped",
+           S.Recorded, S.Dropped);
+  if (S.Replaced)
+    B.format(", {} of them replaced by longer ones", S.Replaced);
+  B.format("); raise spike_memory to keep more");
+  Array<size_t> F(M.numFunctions());
+  size_t Num = 0;
+  for (size_t I = 0; I < M.numFunctions() && F; ++I)
+    if (M.function(I).AllSpikes > M.function(I).Spikes)
+      F[Num++] = I;
+  auto Lost = [&](size_t I) {
+    return M.function(I).AllSpikes - M.function(I).Spikes;
+  };
+  sortBy(F.begin(), F.begin() + Num, [&](size_t A, size_t B) {
+    return Lost(A) != Lost(B) ? Lost(A) > Lost(B) : A < B;
+  });
+  constexpr size_t kShown = 5;
+  for (size_t I = 0; I < Num && I < kShown; ++I) {
+    const FunctionStats &Fn = M.function(F[I]);
+    B.format("{}{} {} of {} (worst ", I ? ", " : "; dropped by function: ",
+             __spiketrap_desc_name(Fn.Desc), Lost(F[I]), Fn.AllSpikes);
+    formatDuration(B, Fn.AllWorstNs);
+    B.push_back(')');
+  }
+  if (Num > kShown)
+    B.format(" and {} more functions", Num - kShown);
+  B.push_back('\n');
+}
+
 void printSuggestions(Buffer &B, const ReportModel &M) {
   Array<Suggestion> S(M.numSpiking());
   size_t N = suggest(M, S);
@@ -553,6 +596,7 @@ void writeText(Buffer &B, const ReportModel &M) {
            "dropped records, {} calls past depth {}; clock {} ({} MHz)\n",
            T.Calls, T.Threads, S.Dropped, T.Overflows, kMaxDepth, clockName(),
            theClock.TicksPerSecond / 1000000);
+  printDropped(B, M, S);
   printIdle(B);
   // Untimed past the capacity, and left there by longjmp or an exception:
   // the thread's timing stopped until a hook above them.

@@ -2,7 +2,10 @@
 //
 // Spike records (spiketrap_record.h) go into one preallocated arena by an
 // atomic bump of its end: no lock, no allocation, async-signal-safe. A full
-// arena counts what it drops.
+// arena keeps the longest spikes: a spike longer than the shortest kept one
+// it fits in takes that one's room (claimed with a compare-and-swap), any
+// other is counted as dropped. Readers hold a SpikeReader, so no record
+// changes under them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_SPIKES_H
@@ -61,14 +64,29 @@ void threadDisplayName(const ThreadState &T, char *Out);
 uint32_t snapshotStack(const ThreadState &T, SpikeLevel *Out,
                        uint64_t *Calls);
 // Records the Levels open frames of T that the hang watchdog copied, the
-// last of which had not returned at Now. Returns the record's arena offset,
-// or UINT64_MAX when the arena is full.
+// last of which had not returned at Now (a hang record is never replaced).
+// Returns the record's arena offset, or UINT64_MAX when the arena is full of
+// longer spikes.
 uint64_t recordHang(ThreadState &T, const SpikeLevel *Level, uint32_t Levels,
                     uint64_t Now);
 // Frames marked so far (spiketrap_frame_mark).
 extern uint64_t frameNumber;
 
-// Calls F(const SpikeRecord &) for each complete record, oldest first.
+// While one lives, no record is replaced: the report, the live log and the
+// watchdog read the arena under one (a spike that would replace a record
+// meanwhile is dropped). Its constructor waits a little for replacements
+// under way; a record still being replaced after that (its writer is the
+// thread the reader interrupted) is skipped.
+class SpikeReader {
+public:
+  SpikeReader();
+  ~SpikeReader();
+  SpikeReader(const SpikeReader &) = delete;
+  SpikeReader &operator=(const SpikeReader &) = delete;
+};
+
+// Calls F(const SpikeRecord &) for each complete record, in arena order
+// (oldest first until the arena was full); under a SpikeReader.
 template <typename Fn> void forEachSpike(Fn F);
 
 // Calls over their threshold only by their idle time (spiketrap_waits.h),
@@ -85,21 +103,41 @@ constexpr uint32_t kIdleFunctions = 256;
 const IdleFunction *idleFunctions();
 uint64_t idleCalls();
 
+// The spikes a full arena dropped (never written, or replaced), by the
+// function that spiked: with the records kept, what the report says of
+// every function's spikes.
+struct LostFunction {
+  const spiketrap_desc *Desc; // null: a free slot
+  uint64_t Spikes;
+  uint64_t WorstTicks; // the longest, without idle waits (activeTicks)
+};
+constexpr uint32_t kLostFunctions = 1024;
+// The table (kLostFunctions slots, some free).
+const LostFunction *lostFunctions();
+
 struct SpikeTotals {
-  uint64_t Recorded, Dropped;
+  uint64_t Recorded; // records kept (hangs not counted)
+  // Spikes without a record: never written (the arena full of longer
+  // ones), or written and then replaced by a longer one (Replaced of them).
+  uint64_t Dropped, Replaced;
   uint64_t Hangs; // hang records (hang_after=), not in Recorded
 };
 SpikeTotals spikeTotals();
 
-// The complete record at arena offset Off, or null past the last one.
+// The arena has been full: records may be replaced (while no SpikeReader
+// lives).
+bool spikeArenaFull();
+
+// The complete record at arena offset Off, or null.
 const SpikeRecord *spikeAt(uint64_t Off);
+// The first complete record at or after arena offset *Off, or null past the
+// last one; *Off becomes the offset after it.
+const SpikeRecord *nextSpike(uint64_t *Off);
 
 template <typename Fn> void forEachSpike(Fn F) {
   uint64_t Off = 0;
-  while (const SpikeRecord *R = spikeAt(Off)) {
+  while (const SpikeRecord *R = nextSpike(&Off))
     F(*R);
-    Off += R->Size;
-  }
 }
 
 } // namespace __spiketrap

@@ -58,12 +58,14 @@ void printHang(Buffer &B, const SpikeRecord &R) {
 // The hung call of T returned: its own spike record, written by its exit
 // hook after the hang record, gives its real duration.
 void printReturn(Buffer &B, const ThreadState &T, uint64_t Now) {
+  SpikeReader Reading;
   const SpikeRecord *Hang = spikeAt(T.Watch.Record);
   if (!Hang)
     return;
+  // After the hang record, or anywhere once the arena was full.
   const SpikeRecord *Done = nullptr;
-  for (uint64_t Off = T.Watch.Record; const SpikeRecord *R = spikeAt(Off);
-       Off += R->Size)
+  uint64_t Off = spikeArenaFull() ? 0 : T.Watch.Record;
+  while (const SpikeRecord *R = nextSpike(&Off))
     if (!R->Hang && R->Tid == T.Tid && R->Levels == T.Watch.Level + 1 &&
         R->Level[T.Watch.Level].Desc == T.Watch.Desc &&
         R->Level[T.Watch.Level].Start == T.Watch.Start)

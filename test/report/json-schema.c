@@ -32,6 +32,7 @@ int main(void) {
 // CHECK-NEXT:   "spikes": 2,
 // CHECK-NEXT:   "hangs": 0,
 // CHECK-NEXT:   "dropped": 0,
+// CHECK-NEXT:   "replaced": 0,
 // CHECK-NEXT:   "calls": 3,
 // CHECK:      "threads": [
 // CHECK-NEXT:   {

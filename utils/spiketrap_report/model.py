@@ -387,8 +387,10 @@ def restat(rep):
     for s in rep["spikes"]:
         by_fn.setdefault(s["function"], []).append(s)
     for f in rep["functions"]:
+        # all_spikes counts spikes without a record too: not from records.
         for k in ("worst_ns", "median_ns", "p95_ns", "worst_spike",
-                  "threshold_ns", "suggested_threshold_ns"):
+                  "threshold_ns", "suggested_threshold_ns", "all_spikes",
+                  "all_worst_ns"):
             f.pop(k, None)
         spikes = sorted(by_fn.get(f["id"], []), key=lambda s: s["duration_ns"])
         f["spikes"] = len(spikes)
