@@ -14,6 +14,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_report.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 
 #include <errno.h>
@@ -93,6 +94,7 @@ void dieOf(int Sig) {
 }
 
 void crashHandler(int Sig, siginfo_t *, void *) {
+  samplerFaultGuard(Sig); // a sample's unwinding, not the program
   int Errno = errno;
   long Tid = long(syscall(SYS_gettid));
   int Expected = 0;

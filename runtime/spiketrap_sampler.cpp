@@ -105,6 +105,10 @@ constexpr uint64_t kLateNs = 5000000;
 uint64_t LateTicks;
 uint32_t Epoch; // samplerForgetSamples calls
 uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
+uint64_t UnwindFaults;             // samples whose unwinding faulted
+// While this thread's sample unwinds: where a fault in the unwinder goes
+// back to (samplerFaultGuard).
+__thread sigjmp_buf *UnwindGuard;
 
 long sys(long Nr, long A = 0, long B = 0, long C = 0, long D = 0) {
   return arch::rawSyscall(Nr, A, B, C, D, 0, 0);
@@ -300,7 +304,29 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
                           : kSampleHead + (B.Session - kSampleHead) % kTail];
   Walk W = {&T, &S, arch::contextPc(Uctx), false, false, 0, 0,
             int32_t(Depth - 1), int32_t(Floor), 0, 0};
-  _Unwind_Backtrace(step, &W);
+  // Unwind tables are not always right at every instruction (hand-written
+  // assembly in a library): the unwinder then reads a return address or a
+  // register from where the tables point, and a wrong one faults. The fault
+  // comes back here (samplerFaultGuard) and the sample is dropped.
+  sigjmp_buf Jmp;
+  if (sigsetjmp(Jmp, 0) == 0) {
+    UnwindGuard = &Jmp;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    _Unwind_Backtrace(step, &W);
+  } else {
+    // Left the fault's handler by a jump: unblock what it blocked, for the
+    // rest of this handler (its return restores the program's mask).
+    sigset_t Faults;
+    sigemptyset(&Faults);
+    sigaddset(&Faults, SIGSEGV);
+    sigaddset(&Faults, SIGBUS);
+    sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Faults), 0, NSIG / 8);
+    W.Broken = true;
+    W.Fn = 0;
+    __atomic_fetch_add(&UnwindFaults, 1, __ATOMIC_RELAXED);
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  UnwindGuard = nullptr;
   if (W.Fn) // the walk ended where the unwind tables did: its CFA is unknown
     put(W, W.Fn, nullptr, 0);
   if (!W.Found || !W.N || W.Broken) {
@@ -687,6 +713,10 @@ bool samplerInit() {
   Ours.sa_sigaction = handler;
   Ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
   sigfillset(&Ours.sa_mask);
+  // A fault in the handler's unwinding must reach a handler
+  // (samplerFaultGuard): blocked, the kernel would kill the process.
+  sigdelset(&Ours.sa_mask, SIGSEGV);
+  sigdelset(&Ours.sa_mask, SIGBUS);
   for (int Sig = SIGRTMAX; Sig >= SIGRTMIN + 8; --Sig) {
     struct sigaction Old;
     if (__sigaction(Sig, nullptr, &Old) != 0 ||
@@ -845,7 +875,17 @@ SamplerStats samplerStats() {
   for (uint32_t I = 0; I < N; ++I)
     Ticks += __atomic_load_n(&AllBuffers[I]->Ticks, __ATOMIC_RELAXED);
   return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent, N,
-          Ticks};
+          Ticks, __atomic_load_n(&UnwindFaults, __ATOMIC_RELAXED)};
+}
+
+void samplerFaultGuard(int Sig) {
+  if (Sig != SIGSEGV && Sig != SIGBUS)
+    return;
+  sigjmp_buf *Jmp = UnwindGuard;
+  if (!Jmp)
+    return;
+  UnwindGuard = nullptr; // a fault on the way back is the program's
+  siglongjmp(*Jmp, 1);
 }
 
 void samplerForgetSamples() {

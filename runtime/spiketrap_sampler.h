@@ -175,9 +175,15 @@ void samplerSignalTaken(int Sig);
 
 // verbosity=1: what sampling did, for the watcher's line at exit.
 struct SamplerStats {
-  uint64_t Samples, Kicks, Buffers, Ticks;
+  uint64_t Samples, Kicks, Buffers, Ticks, UnwindFaults;
 };
 SamplerStats samplerStats();
+
+// From the handler of SIGSEGV or SIGBUS (the program's, through our
+// trampoline, or the crash report's), first: if this thread faulted while
+// unwinding a sample (wrong unwind tables), goes back to the sample, which
+// is dropped; else returns.
+void samplerFaultGuard(int Sig);
 
 // For recordSpike, on T's own thread: the frames the samples of level
 // Level (open since its start, ending at End) agree on, into Out

@@ -66,6 +66,7 @@ private:
 };
 
 void trampoline(int Sig, siginfo_t *Info, void *Uctx) {
+  samplerFaultGuard(Sig); // a sample's unwinding, not the program
   ThreadState &T = threadState;
   volatile char Marker = 0;
   uint32_t N = T.NumSignals;

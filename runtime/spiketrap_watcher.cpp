@@ -144,9 +144,10 @@ void printStats() {
     clock_gettime(Clock, &Cpu);
   SamplerStats S = samplerStats();
   logLine("watcher: {} looks, {} us of CPU; {} samples in {} ticks of the "
-          "threads, {} signals to start them, {} sample buffers",
+          "threads, {} signals to start them, {} sample buffers, {} samples "
+          "dropped for unwind tables that faulted",
           Looks, uint64_t(Cpu.tv_sec) * 1000000 + uint64_t(Cpu.tv_nsec) / 1000,
-          S.Samples, S.Ticks, S.Kicks, S.Buffers);
+          S.Samples, S.Ticks, S.Kicks, S.Buffers, S.UnwindFaults);
 }
 
 void startThread() {
