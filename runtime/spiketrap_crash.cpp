@@ -113,6 +113,31 @@ void crashHandler(int Sig, siginfo_t *, void *) {
   dieOf(Sig);
 }
 
+// A stack overflow's SIGSEGV can be delivered only on an alternate signal
+// stack: without one the kernel kills the process, report and all. The
+// main thread gets one when it has none (the handler needs little of it:
+// the report runs on its own stack). A program's own sigaltstack replaces
+// it. Other threads have none of ours.
+constexpr size_t kAltStack = 64 << 10;
+
+void giveMainThreadAltStack() {
+  stack_t Old;
+  if (sigaltstack(nullptr, &Old) != 0 || !(Old.ss_flags & SS_DISABLE))
+    return;
+  long Page = sysconf(_SC_PAGESIZE);
+  char *Stack = static_cast<char *>(
+      mmap(nullptr, kAltStack + Page, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0));
+  if (Stack == MAP_FAILED)
+    return;
+  mprotect(Stack, Page, PROT_NONE); // a guard below it
+  stack_t Alt = {};
+  Alt.ss_sp = Stack + Page;
+  Alt.ss_size = kAltStack;
+  if (sigaltstack(&Alt, nullptr) != 0)
+    munmap(Stack, kAltStack + Page);
+}
+
 } // namespace
 
 bool crashHandlerIs(const struct sigaction &A) {
@@ -132,9 +157,10 @@ void crashInit() {
   sigfillset(&Ours.sa_mask); // nothing else runs on this thread meanwhile
   for (int Sig : kFatal) {
     struct sigaction Old;
-    if (__sigaction(Sig, nullptr, &Old) == 0 && !(Old.sa_flags & SA_SIGINFO) &&
-        Old.sa_handler == SIG_DFL)
-      __sigaction(Sig, &Ours, nullptr);
+    if (__sigaction(Sig, nullptr, &Old) == 0 &&
+        !(Old.sa_flags & SA_SIGINFO) && Old.sa_handler == SIG_DFL &&
+        __sigaction(Sig, &Ours, nullptr) == 0 && Sig == SIGSEGV)
+      giveMainThreadAltStack(); // crashInit runs on the main thread
   }
 }
 
