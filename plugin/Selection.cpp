@@ -120,11 +120,20 @@ static bool isFunctionMarkerDesc(const Value *V, StringRef Name,
     const Constant *Init =
         GV->hasInitializer() ? GV->getInitializer() : nullptr;
     // A marker's descriptor is a spiketrap_desc_abs the C initialiser
-    // wrote: {spiketrap_desc, name, file, channel}.
+    // wrote: {spiketrap_desc, line, name, file, channel, state}; its name
+    // is the first pointer after the descriptor (a front end may add
+    // padding fields of its own).
     const Constant *Common = Init ? Init->getAggregateElement(0u) : nullptr;
     const auto *Flags = dyn_cast_or_null<ConstantInt>(
         Common ? Common->getAggregateElement(DescField::flags) : nullptr);
-    const Constant *NameField = Init ? Init->getAggregateElement(1u) : nullptr;
+    const Constant *NameField = nullptr;
+    for (unsigned I = 1; Init && !NameField; ++I) {
+      const Constant *E = Init->getAggregateElement(I);
+      if (!E)
+        break;
+      if (E->getType()->isPointerTy())
+        NameField = E;
+    }
     const auto *NameGV = dyn_cast_or_null<GlobalVariable>(
         NameField ? NameField->stripPointerCasts() : nullptr);
     const auto *Str = dyn_cast_or_null<ConstantDataSequential>(

@@ -86,7 +86,7 @@ uint64_t LastMark;         // ticks at the last frame mark, 0: none yet
 uint32_t LastMarkTid;      // the thread that made it
 uint64_t FrameBudgetTicks; // 0: frames are not spikes of their own
 spiketrap_desc_abs FrameDesc = {
-    {0, SPIKETRAP_DESC_ABS_STATE}, "(frame)", "", nullptr};
+    {0, SPIKETRAP_DESC_ABS_STATE}, 0, "(frame)", "", nullptr};
 
 } // namespace
 

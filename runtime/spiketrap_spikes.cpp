@@ -722,7 +722,7 @@ void spikesAfterForkChild() {
 
 namespace {
 const spiketrap_desc_abs Unloaded = {
-    {0, SPIKETRAP_DESC_ABS_STATE}, "(unloaded code)", "", nullptr};
+    {0, SPIKETRAP_DESC_ABS_STATE}, 0, "(unloaded code)", "", nullptr};
 
 // Runtime-owned copies of descriptors of unloaded objects, kept for the
 // whole run in a list: the records that point to them are in the arena.
@@ -745,7 +745,7 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
   // Addresses, not offsets: the copy lives elsewhere (no extension, no
   // callees: they were relative to the unloaded object; a symbol's copy
   // stays one).
-  C->Desc = {*D, Name, File, nullptr, __spiketrap_desc_line(D),
+  C->Desc = {*D, __spiketrap_desc_line(D), Name, File, nullptr,
              *__spiketrap_desc_state(D)};
   if (!madeForSymbol(D))
     C->Desc.desc.flags &=

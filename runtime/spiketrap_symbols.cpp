@@ -404,7 +404,7 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
 
 const spiketrap_desc *Symbolizer::describe(uintptr_t Fn) {
   static const spiketrap_desc_abs Unknown = {
-      {SPIKETRAP_DESC_SYMBOL, SPIKETRAP_DESC_ABS_STATE}, "?", "", nullptr};
+      {SPIKETRAP_DESC_SYMBOL, SPIKETRAP_DESC_ABS_STATE}, 0, "?", "", nullptr};
   Entry *E = find(Fn);
   return E && E->Desc ? E->Desc : &Unknown.desc;
 }

@@ -96,10 +96,10 @@ typedef struct spiketrap_desc_loc {
  * then addresses, then its state. */
 typedef struct spiketrap_desc_abs {
   spiketrap_desc desc;
+  uint32_t line; /* here, the 20-byte descriptor needs no padding */
   const char *name;
   const char *file;
   const char *channel; /* or NULL */
-  uint32_t line;
   spiketrap_state state;
 } spiketrap_desc_abs;
 /* The `state` field of a spiketrap_desc_abs's descriptor: the offset from it
@@ -400,10 +400,10 @@ void spiketrap_pause_scope_end_(int *paused);
   static spiketrap_desc_abs SPIKETRAP_ID_(spiketrap_desc_) = {                 \
       {(flags) | ((chan) ? SPIKETRAP_DESC_CHANNEL : 0u),                       \
        SPIKETRAP_DESC_ABS_STATE},                                              \
+      __LINE__,                                                                \
       name,                                                                    \
       __FILE__,                                                                \
-      chan,                                                                    \
-      __LINE__};                                                               \
+      chan};                                                                   \
   SPIKETRAP_SCOPE_DECL_(SPIKETRAP_ID_(spiketrap_desc_).desc, cond)
 #define SPIKETRAP_CALL_(call) call
 #endif
