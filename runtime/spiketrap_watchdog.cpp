@@ -113,7 +113,10 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
   uint64_t Mark;
   uint32_t MarkTid;
   lastFrameMark(Mark, MarkTid);
-  if (!Silent && !(Mark && MarkTid == T.Tid && Now - Mark >= HangTicks))
+  // A mark (or a call) newer than this look's Now is no hang: the thread
+  // moved on after Now was taken.
+  if (!Silent &&
+      !(Mark && MarkTid == T.Tid && Mark <= Now && Now - Mark >= HangTicks))
     return;
   SpikeLevel Stack[kMaxDepth];
   uint64_t Seen;
@@ -121,7 +124,8 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, void *P) {
   if (Silent && Seen != Calls)
     return; // it moved while we looked
   // The innermost call open for the limit, among those to be reported.
-  while (N && (Now - Stack[N - 1].Start < HangTicks ||
+  while (N && (Stack[N - 1].Start > Now ||
+               Now - Stack[N - 1].Start < HangTicks ||
                Stack[N - 1].Threshold == kNever))
     --N;
   if (!N)
