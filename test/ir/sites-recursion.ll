@@ -26,11 +26,11 @@ declare void @use(ptr)
 ; ASM-LABEL: walk:
 ; ASM:         callq .Lwalk.spiketrap_code
 ; ASM:         jmp .Lwalk.spiketrap_code # TAILCALL
-; ASM:       .set .Lwalk.spiketrap_code, walk+2
+; ASM:       {{\.set \.Lwalk\.spiketrap_code, walk\+2|\.Lwalk\.spiketrap_code = walk\+2}}
 
 ; ARM-LABEL: walk:
 ; ARM:         bl .Lwalk.spiketrap_code
-; ARM:       .set .Lwalk.spiketrap_code, walk+4
+; ARM:       {{\.set \.Lwalk\.spiketrap_code, walk\+4|\.Lwalk\.spiketrap_code = walk\+4}}
 define i64 @walk(i64 %n) {
 entry:
   %done = icmp eq i64 %n, 0
