@@ -92,8 +92,8 @@ static bool onlyForwards(const Function &F) {
     }
   if (!Body || Body->isInlineAsm())
     return false;
-  if (!Body->isIndirectCall() &&
-      !(Body->getCalledFunction() && isCallOperator(*Body->getCalledFunction())))
+  const Function *Callee = Body->getCalledFunction();
+  if (!Body->isIndirectCall() && !(Callee && isCallOperator(*Callee)))
     return false;
   return !measureFunction(F).HasLoop;
 }

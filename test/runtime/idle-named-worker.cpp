@@ -14,20 +14,9 @@
 // long is still a spike, under the loop.
 
 #include "../Inputs/spin.h"
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include "Inputs/job_queue.h"
 
-using namespace std::chrono;
-
-static std::mutex M;
-static std::condition_variable Cv;
-static int Jobs;
 static int Done; // jobs run
-static bool Quit;
-static std::atomic<int> Waiting; // waits for a job begun so far
 
 __attribute__((noinline)) bool wait_for_job() {
   std::unique_lock<std::mutex> L(M);
@@ -50,30 +39,9 @@ void worker() {
     run_job();
 }
 
-// Lets the worker wait 300 ms from the start of its N-th wait.
-static void idle_worker(int N) {
-  while (Waiting.load() < N)
-    std::this_thread::sleep_for(milliseconds(1));
-  std::this_thread::sleep_for(milliseconds(300));
-}
-
 int main() {
   std::thread T(worker);
-  for (int I = 1; I <= 4; ++I) {
-    idle_worker(I);
-    {
-      std::lock_guard<std::mutex> G(M);
-      ++Jobs;
-    }
-    Cv.notify_one();
-  }
-  idle_worker(5);
-  {
-    std::lock_guard<std::mutex> G(M);
-    Quit = true;
-  }
-  Cv.notify_one();
-  T.join();
+  feed_jobs(T, 4);
   return 0;
 }
 
