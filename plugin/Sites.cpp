@@ -248,6 +248,33 @@ static constexpr uint32_t Brk = 0xd42a6a80;            // brk #0x5354
 static constexpr uint32_t B = 0x14000000;              // b (imm26 words)
 static constexpr unsigned AArch64Prefix = 32;
 
+/// Direct recursion is timed once, at its outermost call, as with the flag
+/// design's split body: F's calls of itself go to its code after the site,
+/// through a private alias. A recursive sort whose outer call spiked stays
+/// timed, and its thousands of inner calls then cost nothing.
+static void redirectRecursion(Function &F, unsigned CodeOffset) {
+  // Another definition may replace this one (weak): its calls must reach it.
+  if (F.isInterposable())
+    return;
+  GlobalAlias *Code = nullptr;
+  for (Instruction &I : instructions(F)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || CB->getCalledOperand() != &F)
+      continue;
+    if (!Code) {
+      LLVMContext &C = F.getContext();
+      Code = GlobalAlias::create(
+          Type::getInt8Ty(C), F.getAddressSpace(), GlobalValue::PrivateLinkage,
+          F.getName() + ".spiketrap_code",
+          ConstantExpr::getGetElementPtr(
+              Type::getInt8Ty(C), &F,
+              ConstantInt::get(Type::getInt64Ty(C), CodeOffset)),
+          F.getParent());
+    }
+    CB->setCalledOperand(Code);
+  }
+}
+
 Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
                                 const Triple &TT) {
   // Never instrumented again, should the pass run twice.
@@ -305,6 +332,7 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
     F.setPrologueData(Entry.get());
   }
   Type *I8 = Type::getInt8Ty(F.getContext());
+  redirectRecursion(F, SiteOffset + (TT.isX86() ? 2 : 4));
   // A function another object can preempt (default visibility in a shared
   // object) is named through a local alias: the offset to it is then fixed
   // at link time, instead of a dynamic PC32 relocation that may resolve to

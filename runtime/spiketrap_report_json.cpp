@@ -254,6 +254,8 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.format(",\"preempted_ns\":{}", preemptedNs(R));
   if (R.Idle) // report_idle=1: over its threshold only by idle waiting
     B.format(",\"idle\":true");
+  if (M.wholeRun(I)) // the program's driver rather than a spike
+    B.format(",\"whole_run\":true");
   if (R.LongestWaitDesc) { // the longest wait in the C library inside it
     B.format(",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}{}}}",
              waitCallName(R.LongestWaitCall), longestWaitNs(R),

@@ -112,7 +112,7 @@ bool ReportModel::build() {
   forEachSpike([&](const SpikeRecord &R) { ++(R.Hang ? H : N); });
   if (!Records.reset(N) || !Keys.reset(N) || !Covered.reset(N) ||
       !ChildTicks.reset(N) || !ChildActive.reset(N) || !ChildStall.reset(N) ||
-      !ChildPreempted.reset(N) || !Preempted.reset(N) ||
+      !ChildPreempted.reset(N) || !Preempted.reset(N) || !WholeRun.reset(N) ||
       !Blames.reset(N) || !Rows.reset(N) || !Groups.reset(N) || !Hangs.reset(H) ||
       !HangReturns.reset(H)) {
     logLine("out of memory for the report of {} spikes", N);
@@ -131,6 +131,17 @@ bool ReportModel::build() {
   });
   if (!buildSampled())
     return false;
+  // The run so far: from start-up to now (the report's time). Only a run a
+  // thousand times the call's threshold has a driver: in a shorter one,
+  // the call that lasts it all is the event.
+  Now = now();
+  uint64_t Run = Now > theClock.StartTicks ? Now - theClock.StartTicks : 0;
+  for (size_t I = 0; I < Count; ++I) {
+    const SpikeRecord &R = *Records[I];
+    uint64_t Thr = R.Level[R.Levels - 1].Threshold;
+    WholeRun[I] = Thr != kNever && Run / 1000 >= Thr &&
+                  R.durationTicks() >= Run - Run / 10;
+  }
   // Index last: equal keys keep the records' order.
   sortBy(Keys.begin(), Keys.begin() + Count, [](const Key &A, const Key &B) {
     return A < B || (!(B < A) && A.Index < B.Index);
@@ -207,6 +218,8 @@ bool ReportModel::build() {
          [&](const StackGroup &A, const StackGroup &B) {
            if (Preempted[A.Worst] != Preempted[B.Worst])
              return Preempted[B.Worst];
+           if (WholeRun[A.Worst] != WholeRun[B.Worst])
+             return WholeRun[B.Worst];
            uint64_t DA = Records[A.Worst]->activeTicks(),
                     DB = Records[B.Worst]->activeTicks();
            return DA != DB ? DA > DB : A.First < B.First;
@@ -272,7 +285,8 @@ bool ReportModel::buildBlame() {
   auto Fn = [&](size_t I) {
     return Records[I]->Level[Records[I]->Levels - 1].Desc;
   };
-  // A function's spikes that were preemption are a row of their own.
+  // A function's spikes that were preemption are a row of their own, and so
+  // are those that lasted the whole run.
   auto Pre = [&](size_t I) { return Blames[I].How == BlameHow::Preempted; };
   auto Less = [&](size_t A, size_t B) {
     if (Fn(A) != Fn(B))
@@ -281,6 +295,8 @@ bool ReportModel::buildBlame() {
       return Blames[A].Desc < Blames[B].Desc;
     if (Pre(A) != Pre(B))
       return Pre(B);
+    if (WholeRun[A] != WholeRun[B])
+      return WholeRun[B];
     if (Records[A]->activeTicks() != Records[B]->activeTicks())
       return Records[A]->activeTicks() < Records[B]->activeTicks();
     return A < B;
@@ -290,7 +306,7 @@ bool ReportModel::buildBlame() {
     size_t E = B + 1;
     while (E < N && Fn(Own[E]) == Fn(Own[B]) &&
            Blames[Own[E]].Desc == Blames[Own[B]].Desc &&
-           Pre(Own[E]) == Pre(Own[B]))
+           Pre(Own[E]) == Pre(Own[B]) && WholeRun[Own[E]] == WholeRun[Own[B]])
       ++E;
     size_t K = E - B;
     auto Ns = [&](size_t J) {
@@ -301,11 +317,14 @@ bool ReportModel::buildBlame() {
                        Own[E - 1]};
     B = E;
   }
-  // Worst first; rows of preemption last, as the stacks.
+  // Worst first; rows of preemption last, as the stacks, and before them
+  // the calls that lasted the whole run.
   sortBy(Rows.begin(), Rows.begin() + NumRows,
          [&](const CulpritRow &A, const CulpritRow &B) {
            if (Pre(A.Worst) != Pre(B.Worst))
              return Pre(B.Worst);
+           if (WholeRun[A.Worst] != WholeRun[B.Worst])
+             return WholeRun[B.Worst];
            if (A.WorstNs != B.WorstNs)
              return A.WorstNs > B.WorstNs;
            return A.Worst < B.Worst;

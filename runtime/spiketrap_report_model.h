@@ -122,6 +122,10 @@ public:
   // Record I was late by its preemption: it was 3/4 of its own time at
   // least, and without it its own time was within its threshold.
   bool preempted(size_t I) const { return Preempted[I]; }
+  // Record I's call lasted most of the run so far (9/10 of the time since
+  // start-up): the program's driver, say a benchmark's run() waiting for
+  // its threads, not a spike to fix first. Its rows and stacks come last.
+  bool wholeRun(size_t I) const { return WholeRun[I]; }
 
   // What record I's time is blamed on (one decision, every writer reads it).
   const Blame &blame(size_t I) const { return Blames[I]; }
@@ -189,6 +193,7 @@ private:
   Array<uint64_t> ChildActive, ChildStall; // of the callees that spiked
   Array<uint64_t> ChildPreempted;          // theirs, in ns
   Array<bool> Preempted; // late by preemption (blame's rule)
+  Array<bool> WholeRun;  // lasted most of the run (wholeRun)
   Array<Blame> Blames;
   Array<CulpritRow> Rows;
   Array<StackGroup> Groups;

@@ -84,6 +84,8 @@ void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
     else if (M.blame(Row.Worst).How == BlameHow::Preempted)
       B.format(" (preempted)");
   }
+  if (M.wholeRun(Row.Worst))
+    B.format(" (whole run)");
   size_t Levels = Row.Blamed != Row.Fn, Outer = Row.Worst;
   for (size_t P = Row.Worst; P != kNone; P = M.parent(P))
     ++Levels, Outer = P;

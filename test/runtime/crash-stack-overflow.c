@@ -16,11 +16,15 @@
 
 __attribute__((noinline)) void load_level(void) { spin_ns(3000000); }
 
-// optnone: no tail call, no loop; the array makes each frame big.
+// optnone: no tail call, no loop; the array makes each frame big. Through
+// a pointer, so each level is a timed call (a direct recursion is timed
+// once).
+int descend(int N);
+int (*volatile Descend)(int) = descend;
 __attribute__((noinline, optnone)) int descend(int N) {
   volatile char Frame[512];
   Frame[0] = (char)N;
-  return descend(N + 1) + Frame[0];
+  return Descend(N + 1) + Frame[0];
 }
 
 // CHECK: spiketrap: fatal signal 11 (SIGSEGV) on thread {{[0-9]+}}; the reports follow

@@ -9,9 +9,9 @@
 // hardware)
 
 // A slow call at depth 37 of a 50-deep recursion is found by the samples,
-// one frame per level, down to it: with the flag design the recursion is
-// timed once, at its outermost call; with patched sites at every level
-// until adaptive mode switches walk off (long before the slow call).
+// one frame per level, down to it: the recursion is timed once, at its
+// outermost call, until adaptive mode switches walk off (long before the
+// slow call).
 
 #include "../Inputs/spin.h"
 

@@ -356,6 +356,12 @@ def preempted(s):
     return s.get("culprit", {}).get("how") == "preempted"
 
 
+def whole_run(s):
+    """Whether spike s lasted most of the run up to the report (the
+    runtime's report model decides: whole_run)."""
+    return bool(s.get("whole_run"))
+
+
 def culprit_rows(rep):
     """The summary's rows: the spikes that are their own culprits, by
     (spiking function, function blamed; those that were preemption apart),
@@ -366,9 +372,10 @@ def culprit_rows(rep):
     for s in rep["spikes"]:
         if is_culprit(s):
             blamed = s["culprit"]["function"] if "culprit" in s else s["function"]
-            groups.setdefault((s["function"], blamed, preempted(s)), []).append(s)
+            groups.setdefault((s["function"], blamed, preempted(s), whole_run(s)),
+                              []).append(s)
     rows = []
-    for (fn, blamed, _), spikes in groups.items():
+    for (fn, blamed, _, _), spikes in groups.items():
         spikes.sort(key=lambda s: s["duration_ns"])
         worst = spikes[-1]
         chain, p = [], worst["parent"]
@@ -377,7 +384,9 @@ def culprit_rows(rep):
             p = rep["spikes"][p]["parent"]
         rows.append({"fn": fn, "blamed": blamed, "spikes": spikes, "chain": chain,
                      "how": worst.get("culprit", {}).get("how", "own")})
-    rows.sort(key=lambda r: (-r["spikes"][-1]["duration_ns"], r["spikes"][-1]["id"]))
+    # As the runtime's text report: preemption last, the whole run before.
+    rows.sort(key=lambda r: (preempted(r["spikes"][-1]), whole_run(r["spikes"][-1]),
+                             -r["spikes"][-1]["duration_ns"], r["spikes"][-1]["id"]))
     return rows
 
 
