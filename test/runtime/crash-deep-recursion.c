@@ -14,11 +14,14 @@
 
 static int *volatile Null;
 
-// optnone: no tail call, no loop.
+// optnone: no tail call, no loop. Through a pointer, so each level is a
+// timed call (a direct recursion is timed once).
+int recurse(int N);
+int (*volatile Recurse)(int) = recurse;
 __attribute__((noinline, optnone)) int recurse(int N) {
   if (N == 1000)
     return *Null;
-  return recurse(N + 1) + 1;
+  return Recurse(N + 1) + 1;
 }
 
 __attribute__((noinline)) int run_away(void) { return recurse(0) + 1; }
