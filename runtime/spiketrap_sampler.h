@@ -136,13 +136,15 @@ void samplerDetach(ThreadState &T);
 // In a forked child: the parent's timers are gone.
 void samplerAfterForkChild();
 // An interposed wait begins on this thread (InWait counted): no signal must
-// interrupt it. Its timer is disarmed, and a signal the watcher sent but
-// the thread has not seen yet is held back (blocked) until the wait ends:
-// true, and samplerResumeAfterWait must follow it.
-// Stop: the wait may last, or fail with EINTR (waitFailsOnSignal): the
-// timer stops for it (other waits restart; a tick that lands in one stops
-// the timer then).
-bool samplerPauseForWait(ThreadState &T, bool Stop);
+// interrupt it. Stop: the wait may last, or fail with EINTR
+// (waitFailsOnSignal): the sampling signal is blocked for it, so a tick due
+// meanwhile (or a signal the watcher sent that the thread has not seen yet)
+// waits for its end; true, and samplerResumeAfterWait must follow it.
+// Disarm: the call sets a signal mask of its own for the wait (ppoll & co.
+// with a mask, sigsuspend), or the thread waits for signals: the timer
+// stops instead. Other waits restart: the timer runs on (a tick that lands
+// in one stops it then).
+bool samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm);
 void samplerResumeAfterWait();
 // After an interposed wait (InWait counted down, T.Samples set): the
 // thread's ticks start again if they stopped.

@@ -116,6 +116,8 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
 
 SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   ThreadState &T = threadState;
+  bool OwnMask = Call & kWaitOwnMask;
+  Call &= ~kWaitOwnMask;
   W.Call = Call;
   W.Real = realFn(Call);
   // The sampler (spiketrap_sampler.h) never signals a thread in a wait (an
@@ -129,8 +131,9 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
     // Against the watcher's look: it counts its signal, then reads InWait.
     __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
     if (T.Samples)
-      W.Paused = samplerPauseForWait(T, waitFailsOnSignal(Call) ||
-                                            waitKind(Call) != WaitStall);
+      W.Paused = samplerPauseForWait(
+          T, waitFailsOnSignal(Call) || waitKind(Call) != WaitStall,
+          OwnMask || T.WaitsForSignals);
   }
   W.Desc = waiter(T);
   if (W.Desc)
@@ -143,9 +146,11 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
 SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   if (W.Marked) {
     ThreadState &T = threadState;
+    __atomic_fetch_sub(&T.InWait, 1, __ATOMIC_SEQ_CST);
+    // A tick held back meanwhile comes now, out of the wait: an ordinary
+    // tick (it finds the thread running), which re-arms the timer.
     if (W.Paused)
       samplerResumeAfterWait();
-    __atomic_fetch_sub(&T.InWait, 1, __ATOMIC_SEQ_CST);
     // The thread's own sampling timer, stopped for the wait (or by a tick
     // that came during it), runs again.
     if (T.Samples && !T.InWait)

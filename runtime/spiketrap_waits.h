@@ -104,6 +104,10 @@ struct WaitScope {
   bool Marked;                // counted in the thread's InWait
   bool Paused;                // the sampling signal is held back meanwhile
 };
+// Or'ed into waitBegin's Call by a wrapper whose call was given a signal
+// mask of its own (SPIKETRAP_WAIT_MASK): the kernel replaces the thread's
+// mask with it for the wait.
+constexpr uint32_t kWaitOwnMask = 1u << 16;
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);
 
