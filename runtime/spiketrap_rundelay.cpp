@@ -282,10 +282,61 @@ SPIKETRAP_RACY_READER bool runDelayExplains(const ThreadState &T,
   return latePreempted(uint64_t(Off * double(Own)), Own, ticksToNs(Threshold));
 }
 
-bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
-                   uint64_t &Out) {
-  if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
-    return false;
+namespace {
+// Publishes a reading of T's CPU time as a sequence (At cleared first,
+// written last): a handler's reading that interrupts a wait's is
+// overwritten whole by it, and a reader that a handler's write interrupted
+// sees At change.
+void setCpuBase(ThreadState &T, uint64_t At, uint64_t CpuNs,
+                uint64_t Blocked) {
+  RunDelayMark &M = T.CpuBase;
+  __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  M.CpuNs = CpuNs;
+  M.Blocked = Blocked;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&M.At, At, __ATOMIC_RELAXED);
+}
+} // namespace
+
+void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,
+                     uint64_t Blocked) {
+  if (__atomic_load_n(&On, __ATOMIC_RELAXED))
+    setCpuBase(T, At, CpuNs, Blocked);
+}
+
+uint64_t runDelayInWait(ThreadState &T, uint64_t Start, uint64_t End) {
+  if (!__atomic_load_n(&On, __ATOMIC_RELAXED))
+    return 0;
+  RunDelayMark &M = T.CpuBase;
+  uint64_t At = __atomic_load_n(&M.At, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  uint64_t BaseCpu = M.CpuNs, BaseBlocked = M.Blocked;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  bool Valid = At && At <= Start && At == __atomic_load_n(&M.At,
+                                                          __ATOMIC_RELAXED);
+  struct rusage Use;
+  if (arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
+    return 0;
+  uint64_t Now = now();
+  uint64_t Cpu = (uint64_t(Use.ru_utime.tv_sec) + uint64_t(Use.ru_stime.tv_sec)) *
+                     1000000000 +
+                 (uint64_t(Use.ru_utime.tv_usec) + uint64_t(Use.ru_stime.tv_usec)) *
+                     1000;
+  uint64_t Blocked = uint64_t(Use.ru_nvcsw);
+  setCpuBase(T, Now, Cpu, Blocked);
+  // Never blocked since the reading before the wait: the wait ran for at
+  // most the CPU time since, and was runnable the rest of its time.
+  if (!Valid || Blocked != BaseBlocked || Cpu < BaseCpu)
+    return 0;
+  uint64_t Ran = Cpu - BaseCpu, Dur = ticksToNs(End - Start);
+  return Dur > Ran ? nsToTicks(Dur - Ran) : 0;
+}
+
+namespace {
+// runDelaySince from the watcher's or the tick's readings inside the call.
+bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
+                       uint64_t &Out) {
   // The watcher's first reading inside the call.
   uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0, BaseBlocked = 0;
   for (RunDelayMark &M : T.RunDelayMarks) {
@@ -374,6 +425,22 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
   Ns = Ns > Late ? Ns - Late : 0;
   Ns = Ns > Since ? Ns : Since;
   Out = Ns < Duration ? Ns : Duration;
+  return true;
+}
+} // namespace
+
+bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
+                   uint64_t &Out) {
+  if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
+    return false;
+  // Both are lower bounds of the call's preemption: the larger one.
+  uint64_t InWaits = waitsPreemptedNs(T, Start, End);
+  bool Has = runDelayFromMarks(T, Start, End, Out);
+  if (!Has && !InWaits)
+    return false;
+  uint64_t Duration = ticksToNs(End - Start);
+  Out = Has && Out > InWaits ? Out : InWaits;
+  Out = Out < Duration ? Out : Duration;
   return true;
 }
 

@@ -68,9 +68,24 @@ void runDelayWatchSelf(ThreadState &T, uint64_t Start, uint64_t Now,
 bool runDelayExplains(const ThreadState &T, uint64_t Start, uint64_t Now,
                       uint64_t Threshold);
 // For recordSpike, on T's own thread (async-signal-safe): how long T waited
-// for a CPU in its call open from Start to End, at least, into Ns. False:
-// not measured (no reading of the watcher inside the call, or off).
+// for a CPU in its call open from Start to End, at least, into Ns (with what
+// its interposed waits found: runDelayInWait). False: not measured (no
+// reading of the watcher inside the call nor a wait that found some, or
+// off).
 bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
+// An interposed wait on T's own thread ran from Start to End, at least
+// kLongWaitNs: the part of it its thread was off the CPU without sleeping
+// (preempted inside a read or a write that does not block, or after a
+// sleep's wake-up: no voluntary context switch since T's last reading of
+// its CPU time, CpuBase, before Start), in ticks; 0 when not known. One
+// getrusage(RUSAGE_THREAD), which is T's next reading. Only with run delays
+// on (kernel_events=1 counts preemption itself).
+constexpr uint64_t kLongWaitNs = 200000;
+uint64_t runDelayInWait(ThreadState &T, uint64_t Start, uint64_t End);
+// T's sampling tick read its CPU time (CpuNs) and voluntary context
+// switches (Blocked) at At: the next long wait compares with it.
+void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,
+                     uint64_t Blocked);
 // In a forked child: its run delay starts again from 0.
 void runDelayAfterForkChild();
 

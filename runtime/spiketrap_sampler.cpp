@@ -433,6 +433,7 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     B.LastTick = T0;
     B.LastTickCpuNs = Cpu;
     B.LastTickBlocked = uint64_t(Use.ru_nvcsw);
+    runDelayNoteCpu(T, T0, Cpu, B.LastTickBlocked); // for a long wait
   }
   // Ticks twice as far apart at each tick that finds it so, up to the most
   // (an idle event loop inside a call open for good wakes ~20 times a

@@ -18,6 +18,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_record.h"
+#include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 
@@ -102,6 +103,8 @@ template <typename Fn> SPIKETRAP_ALWAYS_INLINE Fn real(unsigned I) {
 
 // waits=0: the wrappers only call the C library's functions.
 bool WaitsOn;
+// kLongWaitNs in ticks.
+uint64_t LongWaitTicks = UINT64_MAX;
 
 // The innermost open frame, when this thread's waits are noted: its hooks
 // record (not new, busy, paused or gone) and a call is open.
@@ -160,6 +163,13 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
     return;
   int Saved = errno;
   uint64_t End = now();
+  // A long wait may have been time off the CPU that was no sleep (preempted
+  // inside a write that does not block): not a wait. Short ones pay nothing.
+  uint64_t Preempted = 0;
+  if (End - W.Start >= LongWaitTicks)
+    Preempted = runDelayInWait(threadState, W.Start, End);
+  if (Preempted)
+    End = End - W.Start > Preempted ? End - Preempted : W.Start + 1;
   WaitRing &R = threadState.Waits;
   uint64_t N = __atomic_fetch_add(&R.Next, 1, __ATOMIC_RELAXED);
   WaitEntry &E = R.Entries[N % kWaitSlots];
@@ -173,6 +183,8 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   E.Start = W.Start;
   E.Desc = W.Desc;
   R.Calls[N % kWaitSlots] = uint8_t(W.Call);
+  uint64_t Us = ticksToNs(Preempted) / 1000;
+  R.PreemptedUs[N % kWaitSlots] = Us < UINT32_MAX ? uint32_t(Us) : UINT32_MAX;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   __atomic_store_n(&E.End, End > W.Start ? End : W.Start + 1, __ATOMIC_RELAXED);
   errno = Saved;
@@ -249,6 +261,7 @@ const char *waitCallName(uint32_t Call) {
 
 void waitsInit() {
   WaitsOn = flags.waits;
+  LongWaitTicks = nsToTicks(kLongWaitNs);
   if (SPIKETRAP_INTERPOSE_WAITS)
     resolveAll();
 }
@@ -287,6 +300,7 @@ struct WaitCopy {
   const spiketrap_desc *Desc;
   uint32_t Call;
   bool Idle;
+  uint32_t PreemptedUs;
 };
 
 // Copies T's complete waits that end after From (at most kWaitSlots, in
@@ -300,7 +314,8 @@ uint32_t copyWaits(const ThreadState &T, uint64_t From, WaitCopy *Out) {
     const WaitEntry &E = W.Entries[I];
     uint64_t EEnd = __atomic_load_n(&E.End, __ATOMIC_RELAXED);
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    WaitCopy C = {E.Start, EEnd, E.Desc, W.Calls[I], false};
+    WaitCopy C = {E.Start, EEnd, E.Desc, W.Calls[I], false,
+                  W.PreemptedUs[I]};
     std::atomic_signal_fence(std::memory_order_seq_cst);
     // Being written (by a handler that interrupted us), or rewritten since.
     if (!EEnd || EEnd != __atomic_load_n(&E.End, __ATOMIC_RELAXED) ||
@@ -379,6 +394,16 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
     if (Ticks > Out.LongestTicks)
       Out = {Ticks, W[I].Desc, W[I].Call, Out.LowerBound, W[I].Idle};
   }
+}
+
+uint64_t waitsPreemptedNs(const ThreadState &T, uint64_t From, uint64_t To) {
+  WaitCopy W[kWaitSlots];
+  uint32_t N = copyWaits(T, From, W);
+  uint64_t Ns = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    if (W[I].Start >= From && W[I].End <= To)
+      Ns += uint64_t(W[I].PreemptedUs) * 1000;
+  return Ns;
 }
 
 uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,

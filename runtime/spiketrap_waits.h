@@ -85,6 +85,10 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
 uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
                    bool MainThread, uint32_t *Call);
 
+// The time T's waits that began at or after From and ended by To were
+// preempted (WaitRing::PreemptedUs), in ns. On T's own thread.
+uint64_t waitsPreemptedNs(const ThreadState &T, uint64_t From, uint64_t To);
+
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
 
