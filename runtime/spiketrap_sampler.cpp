@@ -895,13 +895,13 @@ void samplerForgetSamples() {
   __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED);
 }
 
-bool samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm) {
+int samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm) {
   SampleBuffer *B = T.Samples;
   if (!B)
-    return false;
+    return 0;
   B->Live = 0; // the samples after it are of another run
   if (!Stop)
-    return false;
+    return 0;
   bool Armed = __atomic_load_n(&B->Armed, __ATOMIC_RELAXED);
   if (Disarm) {
     if (Armed)
@@ -920,7 +920,7 @@ bool samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm) {
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
   if (!Sig || (!Armed && __atomic_load_n(&B->Kicks, __ATOMIC_SEQ_CST) ==
                              __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED)))
-    return false;
+    return 0;
   // Two rt_sigprocmask calls (~0.5 us each on our VM) instead of stopping and
   // restarting the timer (timer_settime: ~3 us each, the timer's hardware
   // reprogrammed): an event loop's wait that returns at once pays that at
@@ -928,8 +928,9 @@ bool samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm) {
   // one (the timer is one-shot: an idle thread is not woken again).
   uint64_t Set = 1ull << (Sig - 1), Old = 0;
   sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), long(&Old), sizeof(Set));
-  B->HeldSig = Old & Set ? 0 : Sig; // blocked by the program already: as is
-  return true;
+  // Blocked already (by the program, or by the wait a signal handler that
+  // waits now interrupted): as is.
+  return Old & Set ? 0 : Sig;
 }
 
 void samplerTickAfterWait(ThreadState &T) {
@@ -955,12 +956,8 @@ void samplerThreadStarts(ThreadState &T) {
   startTicks(T, Sig);
 }
 
-void samplerResumeAfterWait() {
-  SampleBuffer *B = threadState.Samples;
-  if (!B || !B->HeldSig)
-    return;
-  uint64_t Set = 1ull << (B->HeldSig - 1);
-  B->HeldSig = 0;
+void samplerResumeAfterWait(int Sig) {
+  uint64_t Set = 1ull << (Sig - 1);
   sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Set), 0, sizeof(Set));
 }
 

@@ -127,14 +127,14 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   // interrupted sleep or poll would return EINTR), nor one that takes
   // signals synchronously (sigwait & co. would hand it ours).
   W.Marked = T.Status == StatusActive;
-  W.Paused = false;
+  W.HeldSig = 0;
   if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
     T.WaitsForSignals = 1;
   if (W.Marked) {
     // Against the watcher's look: it counts its signal, then reads InWait.
     __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
     if (T.Samples)
-      W.Paused = samplerPauseForWait(
+      W.HeldSig = samplerPauseForWait(
           T, waitFailsOnSignal(Call) || waitKind(Call) != WaitStall,
           OwnMask || T.WaitsForSignals);
   }
@@ -152,8 +152,8 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
     __atomic_fetch_sub(&T.InWait, 1, __ATOMIC_SEQ_CST);
     // A tick held back meanwhile comes now, out of the wait: an ordinary
     // tick (it finds the thread running), which re-arms the timer.
-    if (W.Paused)
-      samplerResumeAfterWait();
+    if (W.HeldSig)
+      samplerResumeAfterWait(W.HeldSig);
     // The thread's own sampling timer, stopped for the wait (or by a tick
     // that came during it), runs again.
     if (T.Samples && !T.InWait)
@@ -496,7 +496,7 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);
   else
-    W.Desc = nullptr, W.Marked = W.Paused = false;
+    W.Desc = nullptr, W.Marked = false, W.HeldSig = 0;
   long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
   waitEnd(W);
   return R;

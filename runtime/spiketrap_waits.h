@@ -106,7 +106,7 @@ struct WaitScope {
   uint64_t Start;             // ticks
   uint32_t Call;              // WaitCall
   bool Marked;                // counted in the thread's InWait
-  bool Paused;                // the sampling signal is held back meanwhile
+  int HeldSig; // the sampling signal, blocked meanwhile; 0: none
 };
 // Or'ed into waitBegin's Call by a wrapper whose call was given a signal
 // mask of its own (SPIKETRAP_WAIT_MASK): the kernel replaces the thread's
