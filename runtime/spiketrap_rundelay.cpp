@@ -166,12 +166,14 @@ void runDelayInit(bool WatcherRuns) {
   LateTicks = nsToTicks(kLateNs);
   Source = PreemptionSource::RunDelay;
   __atomic_store_n(&On, true, __ATOMIC_RELEASE);
+  __atomic_store_n(&CpuBaseTicks, nsToTicks(kCpuBaseNs), __ATOMIC_RELAXED);
 }
 
 void runDelayNoWatcher() {
   if (Source != PreemptionSource::RunDelay)
     return;
   __atomic_store_n(&On, false, __ATOMIC_RELEASE);
+  __atomic_store_n(&CpuBaseTicks, UINT64_MAX, __ATOMIC_RELAXED);
   Source = PreemptionSource::None;
   Why = "no watcher thread";
 }
@@ -299,6 +301,29 @@ void setCpuBase(ThreadState &T, uint64_t At, uint64_t CpuNs,
 }
 } // namespace
 
+uint64_t CpuBaseTicks = UINT64_MAX;
+
+namespace {
+// This thread's CPU time and voluntary context switches; false: not known.
+// Not getrusage's CPU time: the kernel brings a running thread's up to date
+// only at its scheduler tick (4 ms at HZ=250), the CPU-time clock at once.
+bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
+  struct rusage Use;
+  CpuNs = cpuNs(CLOCK_THREAD_CPUTIME_ID);
+  if (!CpuNs ||
+      arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
+    return false;
+  Blocked = uint64_t(Use.ru_nvcsw);
+  return true;
+}
+} // namespace
+
+void runDelayWaitBegins(ThreadState &T, uint64_t Start) {
+  uint64_t Cpu, Blocked;
+  if (__atomic_load_n(&On, __ATOMIC_RELAXED) && ownCpu(Cpu, Blocked))
+    setCpuBase(T, Start, Cpu, Blocked);
+}
+
 void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,
                      uint64_t Blocked) {
   if (__atomic_load_n(&On, __ATOMIC_RELAXED))
@@ -315,16 +340,10 @@ uint64_t runDelayInWait(ThreadState &T, uint64_t Start, uint64_t End) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   bool Valid = At && At <= Start && At == __atomic_load_n(&M.At,
                                                           __ATOMIC_RELAXED);
-  struct rusage Use;
-  if (arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
+  uint64_t Cpu, Blocked;
+  if (!ownCpu(Cpu, Blocked))
     return 0;
-  uint64_t Now = now();
-  uint64_t Cpu = (uint64_t(Use.ru_utime.tv_sec) + uint64_t(Use.ru_stime.tv_sec)) *
-                     1000000000 +
-                 (uint64_t(Use.ru_utime.tv_usec) + uint64_t(Use.ru_stime.tv_usec)) *
-                     1000;
-  uint64_t Blocked = uint64_t(Use.ru_nvcsw);
-  setCpuBase(T, Now, Cpu, Blocked);
+  setCpuBase(T, now(), Cpu, Blocked);
   // Never blocked since the reading before the wait: the wait ran for at
   // most the CPU time since, and was runnable the rest of its time.
   if (!Valid || Blocked != BaseBlocked || Cpu < BaseCpu)

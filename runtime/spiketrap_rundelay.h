@@ -77,11 +77,19 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
 // kLongWaitNs: the part of it its thread was off the CPU without sleeping
 // (preempted inside a read or a write that does not block, or after a
 // sleep's wake-up: no voluntary context switch since T's last reading of
-// its CPU time, CpuBase, before Start), in ticks; 0 when not known. One
-// getrusage(RUSAGE_THREAD), which is T's next reading. Only with run delays
+// its CPU time, CpuBase, before Start), in ticks; 0 when not known. Its CPU
+// time and getrusage(RUSAGE_THREAD), which are T's next reading. Only with run delays
 // on (kernel_events=1 counts preemption itself).
 constexpr uint64_t kLongWaitNs = 200000;
 uint64_t runDelayInWait(ThreadState &T, uint64_t Start, uint64_t End);
+// How old T's last reading may be when a noted wait begins, in ticks
+// (kCpuBaseNs; UINT64_MAX: run delays off): an older one is read again
+// there (runDelayWaitBegins), so a long wait's measure is off by at most
+// that much CPU time before it, for two system calls (~1 us) per 500 us at
+// most.
+constexpr uint64_t kCpuBaseNs = 500000;
+extern uint64_t CpuBaseTicks;
+void runDelayWaitBegins(ThreadState &T, uint64_t Start);
 // T's sampling tick read its CPU time (CpuNs) and voluntary context
 // switches (Blocked) at At: the next long wait compares with it.
 void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,

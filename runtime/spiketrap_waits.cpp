@@ -139,8 +139,15 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
           OwnMask || T.WaitsForSignals);
   }
   W.Desc = waiter(T);
-  if (W.Desc)
+  if (W.Desc) {
     W.Start = now();
+    // A reading of the thread's CPU time not long before it, for
+    // runDelayInWait at its end.
+    if (SPIKETRAP_UNLIKELY(W.Start - __atomic_load_n(&T.CpuBase.At,
+                                                     __ATOMIC_RELAXED) >
+                           __atomic_load_n(&CpuBaseTicks, __ATOMIC_RELAXED)))
+      runDelayWaitBegins(T, W.Start);
+  }
 }
 
 // The slot is reserved with an atomic add: a signal handler that waits in

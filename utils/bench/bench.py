@@ -164,7 +164,7 @@ def event_loop(args, st, out_dir):
     def run_one(k):
         env = None if V[k][1] is None else dict(os.environ, **V[k][1])
         r = must([exes[k], str(turns)], env=env)
-        return int(re.search(r"ns=(\d+)", r[4]).group(1))
+        return int(re.search(r" ns=(\d+)", r[4]).group(1))
 
     keys = list(V)
     res = alternate(keys, args.reps, run_one)
