@@ -22,6 +22,7 @@
 
 #include "spiketrap_defs.h"
 #include "spiketrap_thread.h"
+#include "spiketrap_waits.h"
 
 #include <stdint.h>
 
@@ -81,15 +82,18 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
 // time and getrusage(RUSAGE_THREAD), which are T's next reading. Only with run delays
 // on (kernel_events=1 counts preemption itself).
 constexpr uint64_t kLongWaitNs = 200000;
-uint64_t runDelayInWait(ThreadState &T, uint64_t Start, uint64_t End);
+// W holds T's reading before the wait (runDelayWaitBegins).
+uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End);
 // How old T's last reading may be when a noted wait begins, in ticks
 // (kCpuBaseNs; UINT64_MAX: run delays off): an older one is read again
 // there (runDelayWaitBegins), so a long wait's measure is off by at most
 // that much CPU time before it, for two system calls (~1 us) per 500 us at
 // most.
 constexpr uint64_t kCpuBaseNs = 500000;
+// A noted wait W begins (W.Start read): reads T's CPU time again if its last
+// reading is older than that, and keeps the reading in W.
 extern uint64_t CpuBaseTicks;
-void runDelayWaitBegins(ThreadState &T, uint64_t Start);
+void runDelayWaitBegins(ThreadState &T, WaitScope &W);
 // T's sampling tick read its CPU time (CpuNs) and voluntary context
 // switches (Blocked) at At: the next long wait compares with it.
 void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,

@@ -142,11 +142,10 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   if (W.Desc) {
     W.Start = now();
     // A reading of the thread's CPU time not long before it, for
-    // runDelayInWait at its end.
-    if (SPIKETRAP_UNLIKELY(W.Start - __atomic_load_n(&T.CpuBase.At,
-                                                     __ATOMIC_RELAXED) >
-                           __atomic_load_n(&CpuBaseTicks, __ATOMIC_RELAXED)))
-      runDelayWaitBegins(T, W.Start);
+    // runDelayInWait at its end (run delays on).
+    W.BaseAt = 0;
+    if (__atomic_load_n(&CpuBaseTicks, __ATOMIC_RELAXED) != UINT64_MAX)
+      runDelayWaitBegins(T, W);
   }
 }
 
@@ -174,7 +173,7 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   // inside a write that does not block): not a wait. Short ones pay nothing.
   uint64_t Preempted = 0;
   if (End - W.Start >= LongWaitTicks)
-    Preempted = runDelayInWait(threadState, W.Start, End);
+    Preempted = runDelayInWait(threadState, W, End);
   if (Preempted)
     End = End - W.Start > Preempted ? End - Preempted : W.Start + 1;
   WaitRing &R = threadState.Waits;

@@ -107,6 +107,10 @@ struct WaitScope {
   uint32_t Call;              // WaitCall
   bool Marked;                // counted in the thread's InWait
   int HeldSig; // the sampling signal, blocked meanwhile; 0: none
+  // The thread's last reading of its CPU time before the wait (CpuBase),
+  // kept here: a tick between the wait's end and its bookkeeping reads
+  // again. BaseAt 0: none.
+  uint64_t BaseAt, BaseCpuNs, BaseBlocked;
 };
 // Or'ed into waitBegin's Call by a wrapper whose call was given a signal
 // mask of its own (SPIKETRAP_WAIT_MASK): the kernel replaces the thread's
