@@ -318,27 +318,12 @@ bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
 }
 } // namespace
 
-void runDelayWaitBegins(ThreadState &T, WaitScope &W) {
-  W.BaseAt = 0;
-  if (!__atomic_load_n(&On, __ATOMIC_RELAXED))
-    return;
-  RunDelayMark &M = T.CpuBase;
-  uint64_t At = __atomic_load_n(&M.At, __ATOMIC_RELAXED);
-  if (W.Start - At > CpuBaseTicks) {
-    uint64_t Cpu, Blocked;
-    if (ownCpu(Cpu, Blocked)) {
-      setCpuBase(T, W.Start, Cpu, Blocked);
-      W.BaseAt = W.Start, W.BaseCpuNs = Cpu, W.BaseBlocked = Blocked;
-    }
-    return;
+void runDelayReadCpuBase(ThreadState &T, WaitScope &W) {
+  uint64_t Cpu, Blocked;
+  if (__atomic_load_n(&On, __ATOMIC_RELAXED) && ownCpu(Cpu, Blocked)) {
+    setCpuBase(T, W.Start, Cpu, Blocked);
+    W.BaseAt = W.Start, W.BaseCpuNs = Cpu, W.BaseBlocked = Blocked;
   }
-  // A tick's reading that interrupts the copy changes At: none then.
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  W.BaseCpuNs = M.CpuNs;
-  W.BaseBlocked = M.Blocked;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  if (At == __atomic_load_n(&M.At, __ATOMIC_RELAXED))
-    W.BaseAt = At;
 }
 
 void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,

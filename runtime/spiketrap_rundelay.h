@@ -91,9 +91,28 @@ uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End);
 // most.
 constexpr uint64_t kCpuBaseNs = 500000;
 // A noted wait W begins (W.Start read): reads T's CPU time again if its last
-// reading is older than that, and keeps the reading in W.
+// reading is older than that, and keeps the reading in W (inline: on every
+// noted wait; a few loads and stores).
 extern uint64_t CpuBaseTicks;
-void runDelayWaitBegins(ThreadState &T, WaitScope &W);
+void runDelayReadCpuBase(ThreadState &T, WaitScope &W);
+SPIKETRAP_ALWAYS_INLINE void runDelayWaitBegins(ThreadState &T, WaitScope &W) {
+  W.BaseAt = 0;
+  const RunDelayMark &M = T.CpuBase;
+  uint64_t At = __atomic_load_n(&M.At, __ATOMIC_RELAXED);
+  if (SPIKETRAP_UNLIKELY(W.Start - At >
+                         __atomic_load_n(&CpuBaseTicks, __ATOMIC_RELAXED))) {
+    runDelayReadCpuBase(T, W);
+    return;
+  }
+  // A tick's reading that interrupts the copy changes At: none then. (Run
+  // delays off: At stays 0, and Start - 0 is never over UINT64_MAX.)
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  W.BaseCpuNs = M.CpuNs;
+  W.BaseBlocked = M.Blocked;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (At == __atomic_load_n(&M.At, __ATOMIC_RELAXED))
+    W.BaseAt = At;
+}
 // T's sampling tick read its CPU time (CpuNs) and voluntary context
 // switches (Blocked) at At: the next long wait compares with it.
 void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,

@@ -143,9 +143,7 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
     W.Start = now();
     // A reading of the thread's CPU time not long before it, for
     // runDelayInWait at its end (run delays on).
-    W.BaseAt = 0;
-    if (__atomic_load_n(&CpuBaseTicks, __ATOMIC_RELAXED) != UINT64_MAX)
-      runDelayWaitBegins(T, W);
+    runDelayWaitBegins(T, W);
   }
 }
 
@@ -189,8 +187,12 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   E.Start = W.Start;
   E.Desc = W.Desc;
   R.Calls[N % kWaitSlots] = uint8_t(W.Call);
-  uint64_t Us = ticksToNs(Preempted) / 1000;
-  R.PreemptedUs[N % kWaitSlots] = Us < UINT32_MAX ? uint32_t(Us) : UINT32_MAX;
+  uint32_t Us = 0;
+  if (SPIKETRAP_UNLIKELY(Preempted)) {
+    uint64_t V = ticksToNs(Preempted) / 1000;
+    Us = V < UINT32_MAX ? uint32_t(V) : UINT32_MAX;
+  }
+  R.PreemptedUs[N % kWaitSlots] = Us;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   __atomic_store_n(&E.End, End > W.Start ? End : W.Start + 1, __ATOMIC_RELAXED);
   errno = Saved;
