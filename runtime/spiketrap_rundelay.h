@@ -13,6 +13,10 @@
 //     difference is the time it waited for a CPU since the watcher's
 //     reading, a lower bound of the call's (a preemption that ended before
 //     the watcher looked is missed; it was shorter than half the threshold).
+//   - a preemption inside an interposed call that did not sleep (a write
+//     to a non-blocking pipe) is no wait: a long wait compares the thread's
+//     CPU time and voluntary switches with a reading from before it
+//     (runDelayInWait), and that time counts as the spike's preemption.
 // kernel_events=1 counts preemptions exactly (spiketrap_kernel_events.h):
 // then this stays off.
 //
@@ -74,15 +78,14 @@ bool runDelayExplains(const ThreadState &T, uint64_t Start, uint64_t Now,
 // reading of the watcher inside the call nor a wait that found some, or
 // off).
 bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
-// An interposed wait on T's own thread ran from Start to End, at least
+// An interposed wait W on T's own thread ran from W.Start to End, at least
 // kLongWaitNs: the part of it its thread was off the CPU without sleeping
-// (preempted inside a read or a write that does not block, or after a
-// sleep's wake-up: no voluntary context switch since T's last reading of
-// its CPU time, CpuBase, before Start), in ticks; 0 when not known. Its CPU
-// time and getrusage(RUSAGE_THREAD), which are T's next reading. Only with run delays
-// on (kernel_events=1 counts preemption itself).
+// (preempted inside a read or a write that does not block: no voluntary
+// context switch since the reading of its CPU time W kept), in ticks; 0
+// when not known. Reads T's CPU time and getrusage(RUSAGE_THREAD), which
+// are T's next reading. Only with run delays on (kernel_events=1 counts
+// preemption itself).
 constexpr uint64_t kLongWaitNs = 200000;
-// W holds T's reading before the wait (runDelayWaitBegins).
 uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End);
 // How old T's last reading may be when a noted wait begins, in ticks
 // (kCpuBaseNs; UINT64_MAX: run delays off): an older one is read again
