@@ -289,8 +289,7 @@ namespace {
 // written last): a handler's reading that interrupts a wait's is
 // overwritten whole by it, and a reader that a handler's write interrupted
 // sees At change.
-void setCpuBase(ThreadState &T, uint64_t At, uint64_t CpuNs,
-                uint64_t Blocked) {
+void setCpuBase(ThreadState &T, uint64_t At, uint64_t CpuNs, uint64_t Blocked) {
   RunDelayMark &M = T.CpuBase;
   __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -299,11 +298,7 @@ void setCpuBase(ThreadState &T, uint64_t At, uint64_t CpuNs,
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   __atomic_store_n(&M.At, At, __ATOMIC_RELAXED);
 }
-} // namespace
 
-uint64_t CpuBaseTicks = UINT64_MAX;
-
-namespace {
 // This thread's CPU time and voluntary context switches; false: not known.
 // Not getrusage's CPU time: the kernel brings a running thread's up to date
 // only at its scheduler tick (4 ms at HZ=250), the CPU-time clock at once.
@@ -317,6 +312,8 @@ bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
   return true;
 }
 } // namespace
+
+uint64_t CpuBaseTicks = UINT64_MAX;
 
 void runDelayReadCpuBase(ThreadState &T, WaitScope &W) {
   uint64_t Cpu, Blocked;
@@ -465,6 +462,7 @@ void runDelayAfterForkChild() {
   for (RunDelayMark &M : T.RunDelayMarks)
     __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
   T.RunDelayLast.At = 0;
+  T.CpuBase.At = 0; // the child's CPU time and switches start again
 }
 
 } // namespace __spiketrap

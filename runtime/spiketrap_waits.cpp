@@ -322,8 +322,7 @@ uint32_t copyWaits(const ThreadState &T, uint64_t From, WaitCopy *Out) {
     const WaitEntry &E = W.Entries[I];
     uint64_t EEnd = __atomic_load_n(&E.End, __ATOMIC_RELAXED);
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    WaitCopy C = {E.Start, EEnd, E.Desc, W.Calls[I], false,
-                  W.PreemptedUs[I]};
+    WaitCopy C = {E.Start, EEnd, E.Desc, W.Calls[I], false, W.PreemptedUs[I]};
     std::atomic_signal_fence(std::memory_order_seq_cst);
     // Being written (by a handler that interrupted us), or rewritten since.
     if (!EEnd || EEnd != __atomic_load_n(&E.End, __ATOMIC_RELAXED) ||
