@@ -958,6 +958,29 @@ void samplerThreadStarts(ThreadState &T) {
 
 void samplerResumeAfterWait(int Sig) {
   uint64_t Set = 1ull << (Sig - 1);
+  ThreadState &T = threadState;
+  SampleBuffer *B = T.Samples;
+  // A wait that outlasted the timer: its tick is pending. Taken here, and
+  // the timer restarted a period from now, as a stopped timer was: a tick
+  // handled at the wait's end would sample the waiting caller and time the
+  // next call from there. (A wait that returns sooner pays nothing.)
+  if (B && __atomic_load_n(&B->Armed, __ATOMIC_RELAXED) &&
+      __atomic_load_n(&SampleSig, __ATOMIC_RELAXED) == Sig &&
+      now() >= B->TickDue) {
+    siginfo_t Info;
+    timespec Zero = {0, 0};
+    while (sys(SYS_rt_sigtimedwait, long(&Set), long(&Info), long(&Zero),
+               sizeof(Set)) == Sig)
+      if (Info.si_code == SI_QUEUE && Info.si_value.sival_ptr == &Cookie[0])
+        __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
+    if (!T.InWait && !T.WaitsForSignals)
+      withTimer(*B, [](SampleBuffer &B) {
+        B.TickDue = now() + TickTicks;
+        setTimer(B, kTickNs);
+      });
+    else // an outer wait's end starts it (samplerTickAfterWait)
+      __atomic_store_n(&B->Armed, 0, __ATOMIC_RELAXED);
+  }
   sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Set), 0, sizeof(Set));
 }
 
