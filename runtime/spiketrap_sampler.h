@@ -139,7 +139,8 @@ void samplerAfterForkChild();
 // (waitFailsOnSignal): the sampling signal is blocked for it, so a tick due
 // meanwhile (or a signal the watcher sent that the thread has not seen yet)
 // waits for its end: the signal it blocked (0: none), which
-// samplerResumeAfterWait must unblock after it.
+// samplerResumeAfterWait must unblock after it (taking a tick that fell due
+// and restarting the timer a period later, as after a stopped timer).
 // Disarm: the call sets a signal mask of its own for the wait (ppoll & co.
 // with a mask, sigsuspend), or the thread waits for signals: the timer
 // stops instead. Other waits restart: the timer runs on (a tick that lands

@@ -154,8 +154,8 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   if (W.Marked) {
     ThreadState &T = threadState;
     __atomic_fetch_sub(&T.InWait, 1, __ATOMIC_SEQ_CST);
-    // A tick held back meanwhile comes now, out of the wait: an ordinary
-    // tick (it finds the thread running), which re-arms the timer.
+    // Out of the wait first: a tick held back that is not taken at the
+    // unblocking (samplerResumeAfterWait) comes as an ordinary one.
     if (W.HeldSig)
       samplerResumeAfterWait(W.HeldSig);
     // The thread's own sampling timer, stopped for the wait (or by a tick
