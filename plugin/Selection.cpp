@@ -12,10 +12,11 @@
 #include "Diagnostics.h"
 #include "FilterLists.h"
 #include "Heuristics.h"
-#include "llvm/IR/Function.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -23,6 +24,9 @@ using namespace spiketrap;
 
 static constexpr char MainDefault[] = "default for main";
 static constexpr char ThreadDefault[] = "default for thread start routines";
+static constexpr char ForwarderDefault[] =
+    "a thread start routine that only calls its thread's body: the body is "
+    "the root";
 
 /// The functions \p M passes to pthread_create or thrd_create as a new
 /// thread's start routine.
@@ -48,6 +52,52 @@ static bool isStdThreadRun(const Function &F) {
          N.starts_with("_ZNSt3__114__thread_proxyI");
 }
 
+/// Whether \p CB only frees what the caller passed on: operator delete or
+/// free (an argument moved into the body and destroyed after it).
+static bool isDeallocation(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee)
+    return false;
+  StringRef N = Callee->getName();
+  return N == "free" || N.starts_with("_ZdlPv") || N.starts_with("_ZdaPv");
+}
+
+/// Whether \p F is a functor's or a lambda's call operator.
+static bool isCallOperator(const Function &F) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(F.getName().str().c_str()))
+    return false;
+  char *Base = D.getFunctionBaseName(nullptr, nullptr);
+  bool Is = Base && StringRef(Base) == "operator()";
+  free(Base);
+  return Is;
+}
+
+/// Whether start routine \p F only hands its thread to the body (after
+/// inlining): no loop, and one call, deallocations and intrinsics aside,
+/// through a pointer (std::thread's _M_run given a named function, a
+/// trampoline's function pointer) or to a functor's operator(). A direct
+/// call of a named function is the body's own first call (std::thread's
+/// lambda, inlined into _M_run), not the body.
+static bool onlyForwards(const Function &F) {
+  const CallBase *Body = nullptr;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || isa<IntrinsicInst>(CB) || isDeallocation(*CB))
+        continue;
+      if (Body)
+        return false;
+      Body = CB;
+    }
+  if (!Body || Body->isInlineAsm())
+    return false;
+  const Function *Callee = Body->getCalledFunction();
+  if (!Body->isIndirectCall() && !(Callee && isCallOperator(*Callee)))
+    return false;
+  return !measureFunction(F).HasLoop;
+}
+
 const Choice *Selection::wanted() const {
   for (const Choice *C :
        {&Always, &Threshold, &ChildrenThreshold, &Ignore, &IgnoreChildren})
@@ -69,10 +119,18 @@ Selection Selector::select(const Function &F) const {
   Selection Sel;
   bool IsMain = F.getName() == "main";
   bool IsThreadStart = ThreadStarts.contains(&F) || isStdThreadRun(F);
+  // A start routine that only calls the thread's body is not timed: the
+  // body is then its thread's first timed call, at the top of its stack,
+  // which the runtime takes for the root (as it does for a start routine
+  // the pass cannot see). Timed, it would be the root and the body a call
+  // under it that lasts as long as the thread, whose waits for work would
+  // count as stalls after its first job.
+  bool Forwards = IsThreadStart && !F.isDeclaration() && onlyForwards(F);
   // main runs for the whole program: the root of every stack, never a spike.
   // A thread's start routine is the same for its thread.
-  const char *RootDefault =
-      IsMain ? MainDefault : IsThreadStart ? ThreadDefault : nullptr;
+  const char *RootDefault = IsMain                       ? MainDefault
+                            : IsThreadStart && !Forwards ? ThreadDefault
+                                                         : nullptr;
   if (RootDefault) {
     Sel.Always.set(RootDefault);
     Sel.Ignore.set(RootDefault);
@@ -86,6 +144,8 @@ Selection Selector::select(const Function &F) const {
           &Selection::ChildrenThreshold, &Selection::Channel})
       if ((It->second.*Field).isSet())
         Sel.*Field = It->second.*Field;
+  if (Forwards && !Sel.wanted() && !Sel.Never.isSet())
+    Sel.Never.set(ForwarderDefault);
   // A threshold for main (or a start routine) asks for its own spikes.
   if (RootDefault && Sel.Threshold.isSet() && Sel.Ignore.From == RootDefault)
     Sel.Ignore = Choice();

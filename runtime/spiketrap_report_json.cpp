@@ -334,7 +334,10 @@ void writeHangs(Buffer &B, const ReportModel &M) {
     const OpenStack &O = M.open(I);
     B.format("{}\n{{\"run\":0,\"tid\":{},\"thread\":", I ? "," : "", O.Tid);
     jsonString(B, O.Name);
-    B.format(",\"at_ns\":{},\"stack\":", M.builtAtNs());
+    B.format(",\"at_ns\":{},", M.builtAtNs());
+    if (O.Past)
+      B.format("\"calls_past_depth\":{},", O.Past);
+    B.format("\"stack\":");
     writeOpenLevels(B, M, &M.openLevel(O.First), O.Levels);
     B.push_back('}');
   }

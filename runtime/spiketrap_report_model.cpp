@@ -378,12 +378,13 @@ bool ReportModel::buildOpen() {
       [](ThreadState &T, void *P) {
         auto &M = *static_cast<ReportModel *>(P);
         SpikeLevel Stack[kMaxDepth];
-        uint32_t N = snapshotStack(T, Stack, nullptr);
+        uint32_t Past = 0;
+        uint32_t N = snapshotStack(T, Stack, nullptr, &Past);
         if (!N || M.NumOpen == M.Open.size() ||
             M.NumOpenLevels + N > M.OpenLevels.size())
           return;
         OpenStack &O = M.Open[M.NumOpen++];
-        O = {T.Tid, {}, N, M.NumOpenLevels};
+        O = {T.Tid, {}, N, M.NumOpenLevels, Past};
         threadDisplayName(T, O.Name);
         __builtin_memcpy(&M.OpenLevels[O.First], Stack, N * sizeof(SpikeLevel));
         M.NumOpenLevels += N;

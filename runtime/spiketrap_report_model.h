@@ -63,7 +63,8 @@ struct OpenStack {
   uint32_t Tid;
   char Name[16];
   uint32_t Levels;
-  size_t First; // its levels: openLevel(First + L)
+  size_t First;  // its levels: openLevel(First + L)
+  uint32_t Past; // calls open beyond the Levels kept (past kMaxDepth)
 };
 
 // A frame sampling found on a spike's stack (spiketrap_sampler.h), as the

@@ -468,16 +468,57 @@ void printHangs(Buffer &B, const ReportModel &M) {
   }
 }
 
-// Calls still open on any thread (uftrace's "remaining functions").
+// A deep open stack (a runaway recursion) shows its ends: this many
+// outermost calls (the recursion's caller) and innermost ones kept.
+constexpr uint32_t kOpenEnds = 6;
+
+// The N open levels from level First of O left out of its line: how many,
+// and the function most of them are (the one recursing). Quadratic in N
+// (at most kMaxDepth): no memory to take in a crash.
+void printLeftOut(Buffer &B, const ReportModel &M, const OpenStack &O,
+                  uint32_t First, uint32_t N) {
+  const spiketrap_desc *Most = nullptr;
+  uint32_t MostCalls = 0;
+  for (uint32_t L = First; L < First + N; ++L) {
+    const spiketrap_desc *D = M.openLevel(O.First + L).Desc;
+    uint32_t Calls = 0;
+    for (uint32_t K = First; K < First + N; ++K)
+      Calls += M.openLevel(O.First + K).Desc == D;
+    if (Calls > MostCalls) {
+      Most = D;
+      MostCalls = Calls;
+    }
+  }
+  if (MostCalls == N)
+    B.format(" > ... {} calls, all {} ...", N, __spiketrap_desc_name(Most));
+  else
+    B.format(" > ... {} calls, {} of them {} ...", N, MostCalls,
+             __spiketrap_desc_name(Most));
+}
+
+// Calls still open on any thread (uftrace's "remaining functions"),
+// outermost first; a deep stack by its ends, with how deep it is.
 void printOpen(Buffer &B, const ReportModel &M) {
   for (size_t I = 0; I < M.numOpen(); ++I) {
     const OpenStack &O = M.open(I);
-    B.format("open: thread {} (tid {}):", O.Name[0] ? O.Name : "?", O.Tid);
+    B.format("open: thread {} (tid {})", O.Name[0] ? O.Name : "?", O.Tid);
+    bool Deep = O.Levels > 2 * kOpenEnds + 4;
+    if (Deep || O.Past)
+      B.format(", {} calls deep", O.Levels + O.Past);
+    B.push_back(':');
     for (uint32_t L = 0; L < O.Levels; ++L) {
+      if (Deep && L == kOpenEnds) {
+        printLeftOut(B, M, O, L, O.Levels - 2 * kOpenEnds);
+        L = O.Levels - kOpenEnds - 1;
+        continue;
+      }
       const SpikeLevel &V = M.openLevel(O.First + L);
       B.format(L ? " > {} " : " {} ", __spiketrap_desc_name(V.Desc));
       formatDuration(B, M.openNs(V));
     }
+    // Calls past the capacity have no frame: only their number is known.
+    if (O.Past)
+      B.format(" > ... {} calls past depth {}, not kept", O.Past, kMaxDepth);
     B.push_back('\n');
   }
 }

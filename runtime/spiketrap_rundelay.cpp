@@ -166,12 +166,14 @@ void runDelayInit(bool WatcherRuns) {
   LateTicks = nsToTicks(kLateNs);
   Source = PreemptionSource::RunDelay;
   __atomic_store_n(&On, true, __ATOMIC_RELEASE);
+  __atomic_store_n(&CpuBaseTicks, nsToTicks(kCpuBaseNs), __ATOMIC_RELAXED);
 }
 
 void runDelayNoWatcher() {
   if (Source != PreemptionSource::RunDelay)
     return;
   __atomic_store_n(&On, false, __ATOMIC_RELEASE);
+  __atomic_store_n(&CpuBaseTicks, UINT64_MAX, __ATOMIC_RELAXED);
   Source = PreemptionSource::None;
   Why = "no watcher thread";
 }
@@ -282,10 +284,72 @@ SPIKETRAP_RACY_READER bool runDelayExplains(const ThreadState &T,
   return latePreempted(uint64_t(Off * double(Own)), Own, ticksToNs(Threshold));
 }
 
-bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
-                   uint64_t &Out) {
-  if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
+namespace {
+// Publishes a reading of T's CPU time as a sequence (At cleared first,
+// written last): a handler's reading that interrupts a wait's is
+// overwritten whole by it, and a reader that a handler's write interrupted
+// sees At change.
+void setCpuBase(ThreadState &T, uint64_t At, uint64_t CpuNs, uint64_t Blocked) {
+  RunDelayMark &M = T.CpuBase;
+  __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  M.CpuNs = CpuNs;
+  M.Blocked = Blocked;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&M.At, At, __ATOMIC_RELAXED);
+}
+
+// This thread's CPU time and voluntary context switches; false: not known.
+// Not getrusage's CPU time: the kernel brings a running thread's up to date
+// only at its scheduler tick (4 ms at HZ=250), the CPU-time clock at once.
+bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
+  struct rusage Use;
+  CpuNs = cpuNs(CLOCK_THREAD_CPUTIME_ID);
+  if (!CpuNs ||
+      arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
     return false;
+  Blocked = uint64_t(Use.ru_nvcsw);
+  return true;
+}
+} // namespace
+
+uint64_t CpuBaseTicks = UINT64_MAX;
+
+void runDelayReadCpuBase(ThreadState &T, WaitScope &W) {
+  uint64_t Cpu, Blocked;
+  if (__atomic_load_n(&On, __ATOMIC_RELAXED) && ownCpu(Cpu, Blocked)) {
+    setCpuBase(T, W.Start, Cpu, Blocked);
+    W.BaseAt = W.Start, W.BaseCpuNs = Cpu, W.BaseBlocked = Blocked;
+  }
+}
+
+void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,
+                     uint64_t Blocked) {
+  if (__atomic_load_n(&On, __ATOMIC_RELAXED))
+    setCpuBase(T, At, CpuNs, Blocked);
+}
+
+uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End) {
+  if (!__atomic_load_n(&On, __ATOMIC_RELAXED))
+    return 0;
+  uint64_t Start = W.Start, BaseCpu = W.BaseCpuNs, BaseBlocked = W.BaseBlocked;
+  bool Valid = W.BaseAt && W.BaseAt <= Start;
+  uint64_t Cpu, Blocked;
+  if (!ownCpu(Cpu, Blocked))
+    return 0;
+  setCpuBase(T, now(), Cpu, Blocked);
+  // Never blocked since the reading before the wait: the wait ran for at
+  // most the CPU time since, and was runnable the rest of its time.
+  if (!Valid || Blocked != BaseBlocked || Cpu < BaseCpu)
+    return 0;
+  uint64_t Ran = Cpu - BaseCpu, Dur = ticksToNs(End - Start);
+  return Dur > Ran ? nsToTicks(Dur - Ran) : 0;
+}
+
+namespace {
+// runDelaySince from the watcher's or the tick's readings inside the call.
+bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
+                       uint64_t &Out) {
   // The watcher's first reading inside the call.
   uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0, BaseBlocked = 0;
   for (RunDelayMark &M : T.RunDelayMarks) {
@@ -376,12 +440,29 @@ bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
   Out = Ns < Duration ? Ns : Duration;
   return true;
 }
+} // namespace
+
+bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
+                   uint64_t &Out) {
+  if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
+    return false;
+  // Both are lower bounds of the call's preemption: the larger one.
+  uint64_t InWaits = waitsPreemptedNs(T, Start, End);
+  bool Has = runDelayFromMarks(T, Start, End, Out);
+  if (!Has && !InWaits)
+    return false;
+  uint64_t Duration = ticksToNs(End - Start);
+  Out = Has && Out > InWaits ? Out : InWaits;
+  Out = Out < Duration ? Out : Duration;
+  return true;
+}
 
 void runDelayAfterForkChild() {
   ThreadState &T = threadState;
   for (RunDelayMark &M : T.RunDelayMarks)
     __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
   T.RunDelayLast.At = 0;
+  T.CpuBase.At = 0; // the child's CPU time and switches start again
 }
 
 } // namespace __spiketrap

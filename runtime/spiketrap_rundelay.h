@@ -13,6 +13,10 @@
 //     difference is the time it waited for a CPU since the watcher's
 //     reading, a lower bound of the call's (a preemption that ended before
 //     the watcher looked is missed; it was shorter than half the threshold).
+//   - a preemption inside an interposed call that did not sleep (a write
+//     to a non-blocking pipe) is no wait: a long wait compares the thread's
+//     CPU time and voluntary switches with a reading from before it
+//     (runDelayInWait), and that time counts as the spike's preemption.
 // kernel_events=1 counts preemptions exactly (spiketrap_kernel_events.h):
 // then this stays off.
 //
@@ -22,6 +26,7 @@
 
 #include "spiketrap_defs.h"
 #include "spiketrap_thread.h"
+#include "spiketrap_waits.h"
 
 #include <stdint.h>
 
@@ -68,9 +73,53 @@ void runDelayWatchSelf(ThreadState &T, uint64_t Start, uint64_t Now,
 bool runDelayExplains(const ThreadState &T, uint64_t Start, uint64_t Now,
                       uint64_t Threshold);
 // For recordSpike, on T's own thread (async-signal-safe): how long T waited
-// for a CPU in its call open from Start to End, at least, into Ns. False:
-// not measured (no reading of the watcher inside the call, or off).
+// for a CPU in its call open from Start to End, at least, into Ns (with what
+// its interposed waits found: runDelayInWait). False: not measured (no
+// reading of the watcher inside the call nor a wait that found some, or
+// off).
 bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
+// An interposed wait W on T's own thread ran from W.Start to End, at least
+// kLongWaitNs: the part of it its thread was off the CPU without sleeping
+// (preempted inside a read or a write that does not block: no voluntary
+// context switch since the reading of its CPU time W kept), in ticks; 0
+// when not known. Reads T's CPU time and getrusage(RUSAGE_THREAD), which
+// are T's next reading. Only with run delays on (kernel_events=1 counts
+// preemption itself).
+constexpr uint64_t kLongWaitNs = 200000;
+uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End);
+// How old T's last reading may be when a noted wait begins, in ticks
+// (kCpuBaseNs; UINT64_MAX: run delays off): an older one is read again
+// there (runDelayWaitBegins), so a long wait's measure is off by at most
+// that much CPU time before it, for two system calls (~1 us) per 500 us at
+// most.
+constexpr uint64_t kCpuBaseNs = 500000;
+// A noted wait W begins (W.Start read): reads T's CPU time again if its last
+// reading is older than that, and keeps the reading in W (inline: on every
+// noted wait; a few loads and stores).
+extern uint64_t CpuBaseTicks;
+void runDelayReadCpuBase(ThreadState &T, WaitScope &W);
+SPIKETRAP_ALWAYS_INLINE void runDelayWaitBegins(ThreadState &T, WaitScope &W) {
+  W.BaseAt = 0;
+  const RunDelayMark &M = T.CpuBase;
+  uint64_t At = __atomic_load_n(&M.At, __ATOMIC_RELAXED);
+  if (SPIKETRAP_UNLIKELY(W.Start - At >
+                         __atomic_load_n(&CpuBaseTicks, __ATOMIC_RELAXED))) {
+    runDelayReadCpuBase(T, W);
+    return;
+  }
+  // A tick's reading that interrupts the copy changes At: none then. (Run
+  // delays off: At stays 0, and Start - 0 is never over UINT64_MAX.)
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  W.BaseCpuNs = M.CpuNs;
+  W.BaseBlocked = M.Blocked;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (At == __atomic_load_n(&M.At, __ATOMIC_RELAXED))
+    W.BaseAt = At;
+}
+// T's sampling tick read its CPU time (CpuNs) and voluntary context
+// switches (Blocked) at At: the next long wait compares with it.
+void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,
+                     uint64_t Blocked);
 // In a forked child: its run delay starts again from 0.
 void runDelayAfterForkChild();
 

@@ -16,10 +16,12 @@
 //     sample cost, whichever is longest;
 //   - the timer stops after a few ticks with no call open (the thread runs
 //     code that is not timed, or waits in a call that is not interposed),
-//     for an interposed wait that may last (a sleep, a poll, a condition
-//     variable: samplerPauseForWait; no signal makes a sleep or a poll
-//     return EINTR), and when a tick lands in any other interposed wait
-//     (which restarts); the wait's end starts it again;
+//     and when a tick lands in an interposed wait that restarts (a read, a
+//     lock); the wait's end starts it again. Around an interposed wait that
+//     may last (a sleep, a poll, a condition variable: samplerPauseForWait;
+//     no signal makes a sleep or a poll return EINTR) the signal is blocked
+//     instead: a tick due meanwhile waits for the wait's end (a call of its
+//     own mask, ppoll & co., stops the timer);
 //   - a thread starts ticking when it registers, and the watcher thread
 //     (samplerWatch) starts one that has a call open and does not tick
 //     (one queued signal, rt_tgsigqueueinfo, carrying our cookie).
@@ -431,6 +433,7 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     B.LastTick = T0;
     B.LastTickCpuNs = Cpu;
     B.LastTickBlocked = uint64_t(Use.ru_nvcsw);
+    runDelayNoteCpu(T, T0, Cpu, B.LastTickBlocked); // for a long wait
   }
   // Ticks twice as far apart at each tick that finds it so, up to the most
   // (an idle event loop inside a call open for good wakes ~20 times a
@@ -892,26 +895,42 @@ void samplerForgetSamples() {
   __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED);
 }
 
-bool samplerPauseForWait(ThreadState &T, bool Stop) {
+int samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm) {
   SampleBuffer *B = T.Samples;
   if (!B)
-    return false;
+    return 0;
   B->Live = 0; // the samples after it are of another run
   if (!Stop)
-    return false;
-  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED))
-    withTimer(*B, disarm);
+    return 0;
+  bool Armed = __atomic_load_n(&B->Armed, __ATOMIC_RELAXED);
+  if (Disarm) {
+    if (Armed)
+      withTimer(*B, disarm);
+    Armed = false;
+  } else if (Armed) {
+    // The timer runs on, its tick held back: the next tick compares with
+    // none before it (the time in between is a wait of ours, not a block
+    // outside them nor a wait for a CPU), as after a stopped timer.
+    B->LastTick = 0;
+    B->Backoff = 0;
+  }
   // The watcher counts its signal, then reads InWait; we counted InWait,
   // now read its count: one of us sees the other. A signal it sends now
   // waits for the end of the wait, so the wait sees no EINTR.
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
-  if (!Sig || __atomic_load_n(&B->Kicks, __ATOMIC_SEQ_CST) ==
-                  __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED))
-    return false;
+  if (!Sig || (!Armed && __atomic_load_n(&B->Kicks, __ATOMIC_SEQ_CST) ==
+                             __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED)))
+    return 0;
+  // Two rt_sigprocmask calls (~0.5 us each on our VM) instead of stopping and
+  // restarting the timer (timer_settime: ~3 us each, the timer's hardware
+  // reprogrammed): an event loop's wait that returns at once pays that at
+  // every turn. A tick that falls due meanwhile stays pending: it wakes no
+  // one (the timer is one-shot: an idle thread is not woken again).
   uint64_t Set = 1ull << (Sig - 1), Old = 0;
   sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), long(&Old), sizeof(Set));
-  B->HeldSig = Old & Set ? 0 : Sig; // blocked by the program already: as is
-  return true;
+  // Blocked already (by the program, or by the wait a signal handler that
+  // waits now interrupted): as is.
+  return Old & Set ? 0 : Sig;
 }
 
 void samplerTickAfterWait(ThreadState &T) {
@@ -937,12 +956,33 @@ void samplerThreadStarts(ThreadState &T) {
   startTicks(T, Sig);
 }
 
-void samplerResumeAfterWait() {
-  SampleBuffer *B = threadState.Samples;
-  if (!B || !B->HeldSig)
-    return;
-  uint64_t Set = 1ull << (B->HeldSig - 1);
-  B->HeldSig = 0;
+void samplerResumeAfterWait(int Sig) {
+  uint64_t Set = 1ull << (Sig - 1);
+  ThreadState &T = threadState;
+  SampleBuffer *B = T.Samples;
+  // A wait that outlasted the timer: its tick is pending. Taken here, and
+  // the timer restarted a period from now, as a stopped timer was: a tick
+  // handled at the wait's end would sample the waiting caller and time the
+  // next call from there. (A wait that returns sooner pays nothing.)
+  if (B && __atomic_load_n(&B->Armed, __ATOMIC_RELAXED) &&
+      __atomic_load_n(&SampleSig, __ATOMIC_RELAXED) == Sig &&
+      now() >= B->TickDue) {
+    siginfo_t Info;
+    timespec Zero = {0, 0};
+    // One: the one-shot timer queues one tick (anything else pending comes
+    // after the unblocking, to the handler).
+    if (sys(SYS_rt_sigtimedwait, long(&Set), long(&Info), long(&Zero),
+            sizeof(Set)) == Sig &&
+        Info.si_code == SI_QUEUE && Info.si_value.sival_ptr == &Cookie[0])
+      __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
+    if (!T.InWait && !T.WaitsForSignals)
+      withTimer(*B, [](SampleBuffer &B) {
+        B.TickDue = now() + TickTicks;
+        setTimer(B, kTickNs);
+      });
+    else // an outer wait's end starts it (samplerTickAfterWait)
+      __atomic_store_n(&B->Armed, 0, __ATOMIC_RELAXED);
+  }
   sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Set), 0, sizeof(Set));
 }
 

@@ -94,7 +94,6 @@ struct SampleBuffer {
   uint32_t Blocked; // the tick found the thread blocked since the last one
   uint32_t Backoff; // doublings of the period: it blocks outside our waits
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
-  int HeldSig;        // blocked during the current wait, to unblock after
   uint64_t CostTicks; // what the last sample cost (estimated from its depth)
   uint64_t Taken;     // samples written
   uint64_t Session;   // of them, since sampling last started (the first
@@ -136,14 +135,18 @@ void samplerDetach(ThreadState &T);
 // In a forked child: the parent's timers are gone.
 void samplerAfterForkChild();
 // An interposed wait begins on this thread (InWait counted): no signal must
-// interrupt it. Its timer is disarmed, and a signal the watcher sent but
-// the thread has not seen yet is held back (blocked) until the wait ends:
-// true, and samplerResumeAfterWait must follow it.
-// Stop: the wait may last, or fail with EINTR (waitFailsOnSignal): the
-// timer stops for it (other waits restart; a tick that lands in one stops
-// the timer then).
-bool samplerPauseForWait(ThreadState &T, bool Stop);
-void samplerResumeAfterWait();
+// interrupt it. Stop: the wait may last, or fail with EINTR
+// (waitFailsOnSignal): the sampling signal is blocked for it, so a tick due
+// meanwhile (or a signal the watcher sent that the thread has not seen yet)
+// waits for its end: the signal it blocked (0: none), which
+// samplerResumeAfterWait must unblock after it (taking a tick that fell due
+// and restarting the timer a period later, as after a stopped timer).
+// Disarm: the call sets a signal mask of its own for the wait (ppoll & co.
+// with a mask, sigsuspend), or the thread waits for signals: the timer
+// stops instead. Other waits restart: the timer runs on (a tick that lands
+// in one stops it then).
+int samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm);
+void samplerResumeAfterWait(int Sig);
 // After an interposed wait (InWait counted down, T.Samples set): the
 // thread's ticks start again if they stopped.
 void samplerTickAfterWait(ThreadState &T);

@@ -600,15 +600,17 @@ void threadDisplayName(const ThreadState &T, char *Out) {
 
 SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
                                              SpikeLevel *Out,
-                                             uint64_t *CallsOut) {
+                                             uint64_t *CallsOut,
+                                             uint32_t *Past) {
   for (int Try = 0; Try < 4; ++Try) {
     uint64_t Calls = SPIKETRAP_RACY(T.Calls);
     uint32_t Depth = SPIKETRAP_RACY(T.Depth);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (Depth > kMaxDepth)
+    if (Depth > kMaxDepth && !Past)
       return 0; // past the capacity the innermost frames are not kept
+    uint32_t Kept = Depth < kMaxDepth ? Depth : kMaxDepth;
     uint32_t Copied = 0;
-    for (; Copied < Depth; ++Copied) {
+    for (; Copied < Kept; ++Copied) {
       const Frame &F = T.Frames[Copied];
       // An entry hook midway (its thread preempted there): the frame's start
       // is not written yet. The stack ends above it.
@@ -625,6 +627,8 @@ SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
     if (SPIKETRAP_RACY(T.Calls) == Calls && SPIKETRAP_RACY(T.Depth) == Depth) {
       if (CallsOut)
         *CallsOut = Calls;
+      if (Past)
+        *Past = Depth - Kept;
       return Copied;
     }
   }

@@ -59,10 +59,13 @@ void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
 // The name reports give T's thread, into Out[16].
 void threadDisplayName(const ThreadState &T, char *Out);
 // Copies the open frames of T, which may be running on another thread, into
-// Out[kMaxDepth]; their number, or 0 when T kept calling while we looked
-// (or is past the capacity). *Calls: T's call count the copy is valid for.
-uint32_t snapshotStack(const ThreadState &T, SpikeLevel *Out,
-                       uint64_t *Calls);
+// Out[kMaxDepth]; their number, or 0 when T kept calling while we looked.
+// *Calls: T's call count the copy is valid for. Past the capacity only the
+// outermost kMaxDepth calls have frames: with Past, those are copied and
+// *Past counts the calls open beyond them; without, 0 (the innermost call is
+// not known).
+uint32_t snapshotStack(const ThreadState &T, SpikeLevel *Out, uint64_t *Calls,
+                       uint32_t *Past = nullptr);
 // Records the Levels open frames of T that the hang watchdog copied, the
 // last of which had not returned at Now (a hang record is never replaced).
 // Returns the record's arena offset, or UINT64_MAX when the arena is full of

@@ -88,6 +88,10 @@ struct WaitRing {
   uint64_t Evicted; // latest End of an entry overwritten
   WaitEntry Entries[kWaitSlots];
   uint8_t Calls[kWaitSlots]; // WaitCall of each entry (spiketrap_waits.h)
+  // Of each entry, the time off the CPU inside the call that was no sleep
+  // (its thread preempted), in us: taken out of its End already
+  // (runDelayInWait).
+  uint32_t PreemptedUs[kWaitSlots];
 };
 
 // The kernel's run delay of the thread (its schedstat: nanoseconds it waited
@@ -157,6 +161,10 @@ struct ThreadState {
   uint32_t RunDelayWriting; // a reading is being kept: the other writer skips
   RunDelayMark RunDelayMarks[kRunDelayMarks];
   RunDelayMark RunDelayLast;
+  // The thread's own last reading of its CPU time and voluntary context
+  // switches (its sampling tick, or the end of a long interposed wait; Ns
+  // unused): what a long wait compares with (runDelayInWait).
+  RunDelayMark CpuBase;
 };
 static_assert(sizeof(ThreadState) <= 4096,
               "keep the static TLS small: it comes out of each thread's stack");

@@ -18,6 +18,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_record.h"
+#include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 
@@ -102,6 +103,8 @@ template <typename Fn> SPIKETRAP_ALWAYS_INLINE Fn real(unsigned I) {
 
 // waits=0: the wrappers only call the C library's functions.
 bool WaitsOn;
+// kLongWaitNs in ticks.
+uint64_t LongWaitTicks = UINT64_MAX;
 
 // The innermost open frame, when this thread's waits are noted: its hooks
 // record (not new, busy, paused or gone) and a call is open.
@@ -116,25 +119,32 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
 
 SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   ThreadState &T = threadState;
+  bool OwnMask = Call & kWaitOwnMask;
+  Call &= ~kWaitOwnMask;
   W.Call = Call;
   W.Real = realFn(Call);
   // The sampler (spiketrap_sampler.h) never signals a thread in a wait (an
   // interrupted sleep or poll would return EINTR), nor one that takes
   // signals synchronously (sigwait & co. would hand it ours).
   W.Marked = T.Status == StatusActive;
-  W.Paused = false;
+  W.HeldSig = 0;
   if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
     T.WaitsForSignals = 1;
   if (W.Marked) {
     // Against the watcher's look: it counts its signal, then reads InWait.
     __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
     if (T.Samples)
-      W.Paused = samplerPauseForWait(T, waitFailsOnSignal(Call) ||
-                                            waitKind(Call) != WaitStall);
+      W.HeldSig = samplerPauseForWait(
+          T, waitFailsOnSignal(Call) || waitKind(Call) != WaitStall,
+          OwnMask || T.WaitsForSignals);
   }
   W.Desc = waiter(T);
-  if (W.Desc)
+  if (W.Desc) {
     W.Start = now();
+    // A reading of the thread's CPU time not long before it, for
+    // runDelayInWait at its end (run delays on).
+    runDelayWaitBegins(T, W);
+  }
 }
 
 // The slot is reserved with an atomic add: a signal handler that waits in
@@ -143,9 +153,11 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
 SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   if (W.Marked) {
     ThreadState &T = threadState;
-    if (W.Paused)
-      samplerResumeAfterWait();
     __atomic_fetch_sub(&T.InWait, 1, __ATOMIC_SEQ_CST);
+    // Out of the wait first: a tick held back that is not taken at the
+    // unblocking (samplerResumeAfterWait) comes as an ordinary one.
+    if (W.HeldSig)
+      samplerResumeAfterWait(W.HeldSig);
     // The thread's own sampling timer, stopped for the wait (or by a tick
     // that came during it), runs again.
     if (T.Samples && !T.InWait)
@@ -155,6 +167,13 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
     return;
   int Saved = errno;
   uint64_t End = now();
+  // A long wait may have been time off the CPU that was no sleep (preempted
+  // inside a write that does not block): not a wait. Short ones pay nothing.
+  uint64_t Preempted = 0;
+  if (End - W.Start >= LongWaitTicks)
+    Preempted = runDelayInWait(threadState, W, End);
+  if (Preempted)
+    End = End - W.Start > Preempted ? End - Preempted : W.Start + 1;
   WaitRing &R = threadState.Waits;
   uint64_t N = __atomic_fetch_add(&R.Next, 1, __ATOMIC_RELAXED);
   WaitEntry &E = R.Entries[N % kWaitSlots];
@@ -168,6 +187,12 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   E.Start = W.Start;
   E.Desc = W.Desc;
   R.Calls[N % kWaitSlots] = uint8_t(W.Call);
+  uint32_t Us = 0;
+  if (SPIKETRAP_UNLIKELY(Preempted)) {
+    uint64_t V = ticksToNs(Preempted) / 1000;
+    Us = V < UINT32_MAX ? uint32_t(V) : UINT32_MAX;
+  }
+  R.PreemptedUs[N % kWaitSlots] = Us;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   __atomic_store_n(&E.End, End > W.Start ? End : W.Start + 1, __ATOMIC_RELAXED);
   errno = Saved;
@@ -244,6 +269,7 @@ const char *waitCallName(uint32_t Call) {
 
 void waitsInit() {
   WaitsOn = flags.waits;
+  LongWaitTicks = nsToTicks(kLongWaitNs);
   if (SPIKETRAP_INTERPOSE_WAITS)
     resolveAll();
 }
@@ -282,6 +308,7 @@ struct WaitCopy {
   const spiketrap_desc *Desc;
   uint32_t Call;
   bool Idle;
+  uint32_t PreemptedUs;
 };
 
 // Copies T's complete waits that end after From (at most kWaitSlots, in
@@ -295,7 +322,7 @@ uint32_t copyWaits(const ThreadState &T, uint64_t From, WaitCopy *Out) {
     const WaitEntry &E = W.Entries[I];
     uint64_t EEnd = __atomic_load_n(&E.End, __ATOMIC_RELAXED);
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    WaitCopy C = {E.Start, EEnd, E.Desc, W.Calls[I], false};
+    WaitCopy C = {E.Start, EEnd, E.Desc, W.Calls[I], false, W.PreemptedUs[I]};
     std::atomic_signal_fence(std::memory_order_seq_cst);
     // Being written (by a handler that interrupted us), or rewritten since.
     if (!EEnd || EEnd != __atomic_load_n(&E.End, __ATOMIC_RELAXED) ||
@@ -374,6 +401,16 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
     if (Ticks > Out.LongestTicks)
       Out = {Ticks, W[I].Desc, W[I].Call, Out.LowerBound, W[I].Idle};
   }
+}
+
+uint64_t waitsPreemptedNs(const ThreadState &T, uint64_t From, uint64_t To) {
+  WaitCopy W[kWaitSlots];
+  uint32_t N = copyWaits(T, From, W);
+  uint64_t Ns = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    if (W[I].Start >= From && W[I].End <= To)
+      Ns += uint64_t(W[I].PreemptedUs) * 1000;
+  return Ns;
 }
 
 uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
@@ -466,7 +503,7 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);
   else
-    W.Desc = nullptr, W.Marked = W.Paused = false;
+    W.Desc = nullptr, W.Marked = false, W.HeldSig = 0;
   long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
   waitEnd(W);
   return R;

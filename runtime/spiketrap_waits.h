@@ -85,6 +85,10 @@ void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
 uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
                    bool MainThread, uint32_t *Call);
 
+// The time T's waits that began at or after From and ended by To were
+// preempted (WaitRing::PreemptedUs), in ns. On T's own thread.
+uint64_t waitsPreemptedNs(const ThreadState &T, uint64_t From, uint64_t To);
+
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
 
@@ -102,8 +106,16 @@ struct WaitScope {
   uint64_t Start;             // ticks
   uint32_t Call;              // WaitCall
   bool Marked;                // counted in the thread's InWait
-  bool Paused;                // the sampling signal is held back meanwhile
+  int HeldSig; // the sampling signal, blocked meanwhile; 0: none
+  // The thread's last reading of its CPU time before the wait (CpuBase),
+  // kept here: a tick between the wait's end and its bookkeeping reads
+  // again. BaseAt 0: none.
+  uint64_t BaseAt, BaseCpuNs, BaseBlocked;
 };
+// Or'ed into waitBegin's Call by a wrapper whose call was given a signal
+// mask of its own (SPIKETRAP_WAIT_MASK): the kernel replaces the thread's
+// mask with it for the wait.
+constexpr uint32_t kWaitOwnMask = 1u << 16;
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);
 

@@ -9,7 +9,8 @@
 // signal stack: the kernel can deliver its SIGSEGV only on one (libevent's
 // regress suite overflowed so, run with --no-fork). The runtime gives the
 // main thread one when it has none; without it the process died with
-// nothing written, the spikes recorded before the crash included.
+// nothing written, the spikes recorded before the crash included. Its open
+// calls, thousands deep, are shown by their ends (crash-deep-recursion.c).
 
 #include "../Inputs/spin.h"
 
@@ -28,6 +29,7 @@ __attribute__((noinline, optnone)) int descend(int N) {
 
 // CHECK: spiketrap: fatal signal 11 (SIGSEGV) on thread {{[0-9]+}}; the reports follow
 // CHECK: spike: {{.*}} in load_level
+// CHECK: open: thread main (tid {{[0-9]+}}), {{[0-9]+}} calls deep: main {{.*}} > descend {{.*}} > ... 244 calls, all descend ... > descend {{.*}} > ... {{[0-9]+}} calls past depth 256, not kept{{$}}
 // CHECK: spiketrap: {{[0-9]+}} spikes, {{.*}} {{[1-9][0-9]*}} calls past depth 256
 // VALID: 1 valid, 0 invalid
 int main(void) {

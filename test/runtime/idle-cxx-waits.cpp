@@ -14,19 +14,9 @@
 // worker is still a spike.
 
 #include "../Inputs/spin.h"
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include "Inputs/job_queue.h"
 
 using namespace std::chrono;
-
-static std::mutex M;
-static std::condition_variable Cv;
-static int Jobs;
-static bool Quit;
-static std::atomic<int> Waiting; // waits for work begun so far
 
 // Each wait for a job lasts 300 ms or more, in waits of 100 ms that time
 // out and start again.
@@ -56,14 +46,6 @@ extern "C" __attribute__((noinline)) void run_job() {
   spin_ns(150 * 1000000); // a real spike: 150 ms of CPU work
 }
 
-// Lets the worker wait for 300 ms from the start of its N-th wait, however
-// long its jobs take on a loaded machine.
-static void idle_worker(int N) {
-  while (Waiting.load() < N)
-    std::this_thread::sleep_for(milliseconds(1));
-  std::this_thread::sleep_for(milliseconds(300));
-}
-
 int main() {
   // The worker's loop is the thread's body (a lambda: std::thread's run
   // function, the thread's root, runs it inlined).
@@ -74,21 +56,7 @@ int main() {
       run_job();
     }
   });
-  for (int I = 1; I <= 4; ++I) {
-    idle_worker(I);
-    {
-      std::lock_guard<std::mutex> G(M);
-      ++Jobs;
-    }
-    Cv.notify_one();
-  }
-  idle_worker(5);
-  {
-    std::lock_guard<std::mutex> G(M);
-    Quit = true;
-  }
-  Cv.notify_one();
-  T.join();
+  feed_jobs(T, 4);
   return 0;
 }
 

@@ -142,6 +142,48 @@ def per_call(args, st, out_dir):
          "vs timing floor (c)", "vs XRay FDR (e)"], rows)
 
 
+def event_loop(args, st, out_dir):
+    """An event loop's turns (src/evloop.c: write a byte, epoll_wait finds
+    the pipe ready, read it back): what the interposed waits and the tick's
+    signal handling add per turn."""
+    d = os.path.join(out_dir, "evloop")
+    os.makedirs(d, exist_ok=True)
+    src = [os.path.join(SRC, "evloop.c")]
+    V = {  # key: (label, env)
+        "plain": ("plain", None),
+        "st": ("spiketrap, default settings", {}),
+        "s0": ("spiketrap, `sample=0` (no ticks)", {"SPIKETRAP_OPTIONS":
+                                                     "sample=0"}),
+    }
+    exes = {"plain": build("evloop-plain", src, CFLAGS, d)[0],
+            "st": build("evloop-st", src, CFLAGS + st["default"], d,
+                        [st["lib"]], ["-pthread"])[0]}
+    exes["s0"] = exes["st"]
+    turns = 2000 if args.quick else 100000
+
+    def run_one(k):
+        env = None if V[k][1] is None else dict(os.environ, **V[k][1])
+        r = must([exes[k], str(turns)], env=env)
+        return int(re.search(r" ns=(\d+)", r[4]).group(1))
+
+    keys = list(V)
+    res = alternate(keys, args.reps, run_one)
+    rows = []
+    for k in keys:
+        per = statistics.median(res[k]) / turns
+        extra = [(res[k][i] - res["plain"][i]) / turns
+                 for i in range(args.reps)]
+        rows.append([f"{V[k][0]}", f"{per:.0f}",
+                     "" if k == "plain" else
+                     f"{statistics.median(extra):.0f} "
+                     f"({min(extra):.0f} – {max(extra):.0f})"])
+    head = (f"Event loop, {turns:,} turns of `src/evloop.c` x {args.reps} "
+            "alternating runs (ns/turn: the loop's wall time / turns; extra: "
+            "variant − plain of the same repetition, median (range)):\n\n")
+    return head + table(["variant", "ns/turn (median)", "extra ns/turn"],
+                        rows)
+
+
 def callgrind_per_call(args, exes, V, d):
     """Instructions per call over plain, counted inside run_rounds only."""
     ir = {}
@@ -425,6 +467,7 @@ def main():
                    "KiB. Binary growth: the 'size' columns of table 2.")
     if "calls" in parts:
         out.append(per_call(args, st, args.out))
+        out.append(event_loop(args, st, args.out))
     if "sqlite" in parts or "game" in parts:
         out.append("### 2. Whole programs: alternating runs; wall time of the "
                    "whole process; 'vs plain' is the median of per-repetition "

@@ -366,7 +366,7 @@ def culprit_rows(rep):
     """The summary's rows: the spikes that are their own culprits, by
     (spiking function, function blamed; those that were preemption apart),
     worst first; each row a dict with spikes (sorted by duration), fn,
-    blamed, how (of the worst) and chain (the worst's spiking callers,
+    blamed, how and whole_run (of the worst) and chain (the worst's spiking callers,
     nearest first: function ids)."""
     groups = {}
     for s in rep["spikes"]:
@@ -383,7 +383,8 @@ def culprit_rows(rep):
             chain.append(rep["spikes"][p]["function"])
             p = rep["spikes"][p]["parent"]
         rows.append({"fn": fn, "blamed": blamed, "spikes": spikes, "chain": chain,
-                     "how": worst.get("culprit", {}).get("how", "own")})
+                     "how": worst.get("culprit", {}).get("how", "own"),
+                     "whole_run": whole_run(worst)})
     # As the runtime's text report: preemption last, the whole run before.
     rows.sort(key=lambda r: (preempted(r["spikes"][-1]), whole_run(r["spikes"][-1]),
                              -r["spikes"][-1]["duration_ns"], r["spikes"][-1]["id"]))

@@ -43,7 +43,7 @@ def chain_text(rep, row):
     else:
         text = location(fns[row["fn"]]) + {"waits": " (waits)",
                                            "preempted": " (preempted)"}.get(row["how"], "")
-    if model.whole_run(row["spikes"][-1]):
+    if row.get("whole_run"):
         text += " (whole run)"
     names += [short_name(fns[f]["name"]) for f in row["chain"]]
     levels = len(names) + 1
