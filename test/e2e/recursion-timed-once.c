@@ -8,22 +8,22 @@
 
 #include "../Inputs/spin.h"
 
-volatile int Sink;
+volatile unsigned Sink;
 
-__attribute__((noinline)) int descend(int N) {
+__attribute__((noinline)) unsigned descend(unsigned N) {
   if (N == 0) {
     spin_ns(2000000);
     return 0;
   }
-  int R = descend(N - 1) * 3 + N;
+  unsigned R = descend(N - 1) * 3 + N; // unsigned: no overflow
   Sink = R; // not a tail call
   return R;
 }
 
-int by_pointer(int N);
-int (*volatile ByPointer)(int) = by_pointer;
-__attribute__((noinline)) int by_pointer(int N) {
-  int R = N ? ByPointer(N - 1) * 3 + N : 0;
+unsigned by_pointer(unsigned N);
+unsigned (*volatile ByPointer)(unsigned) = by_pointer;
+__attribute__((noinline)) unsigned by_pointer(unsigned N) {
+  unsigned R = N ? ByPointer(N - 1) * 3 + N : 0;
   Sink = R;
   return R;
 }
