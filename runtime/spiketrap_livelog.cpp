@@ -75,7 +75,7 @@ void flushLocked() {
       for (Last &L : LastStack)
         L.R = nullptr;
   }
-  writeAll(2, B.data(), B.size());
+  writeStderr(B.data(), B.size());
 }
 
 void pollLoop(void *) {

@@ -8,6 +8,7 @@
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_sampler.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_static.h"
 
@@ -168,7 +169,8 @@ bool threadReady(ThreadState &T) {
   // A hook can run before our start-up code (an instrumented constructor of
   // a library loaded first); start up now.
   runtimeInit();
-  if (!flags.enabled) {
+  // Under a seccomp filter: registering makes system calls (gettid, prctl).
+  if (!flags.enabled || sandboxed()) {
     T.Status = StatusDead; // switched off: every later hook returns at once
     return false;
   }
@@ -251,7 +253,8 @@ void threadAfterForkChild() {
 
 void threadNameForSpike(ThreadState &T) {
   char Name[16] = {};
-  if (!RenamesSeen && &T == &threadState && prctl(PR_GET_NAME, Name) == 0)
+  if (!RenamesSeen && &T == &threadState && !sandboxed() &&
+      prctl(PR_GET_NAME, Name) == 0)
     storeName(T, Name);
 }
 

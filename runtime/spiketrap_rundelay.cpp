@@ -178,6 +178,11 @@ void runDelayNoWatcher() {
   Why = "no watcher thread";
 }
 
+void runDelayStop() {
+  __atomic_store_n(&On, false, __ATOMIC_RELEASE);
+  __atomic_store_n(&CpuBaseTicks, UINT64_MAX, __ATOMIC_RELAXED);
+}
+
 namespace {
 SPIKETRAP_RACY_READER void watch(ThreadState &T, uint64_t Start, uint64_t Now,
                                  bool Self, uint64_t Waited) {

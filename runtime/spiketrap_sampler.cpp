@@ -1064,6 +1064,15 @@ void samplerSignalTaken(int Sig) {
     logLine("sample: the program takes signal {}; sampling stops", Sig);
 }
 
+// The program sandboxes itself (spiketrap_sandbox.cpp): as above, silently.
+void samplerStopForRun() {
+  if (!__atomic_exchange_n(&SampleSig, 0, __ATOMIC_SEQ_CST))
+    return;
+  uint32_t N = __atomic_load_n(&Allocated, __ATOMIC_ACQUIRE);
+  for (uint32_t I = 0; I < N; ++I)
+    stopBuffer(*AllBuffers[I]);
+}
+
 //===-- The culprit, when a spike is recorded -----------------------------===//
 
 namespace {

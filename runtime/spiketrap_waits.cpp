@@ -19,6 +19,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_record.h"
 #include "spiketrap_rundelay.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 
@@ -26,6 +27,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/futex.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -499,6 +501,9 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   va_end(Ap);
   auto Real = reinterpret_cast<long (*)(long, long, long, long, long, long,
                                         long)>(realFn(Wait_syscall));
+  if (Nr == SYS_seccomp && (A[0] == SECCOMP_SET_MODE_STRICT ||
+                            A[0] == SECCOMP_SET_MODE_FILTER))
+    sandboxComing(); // before the filter: spiketrap_sandbox.cpp
   WaitScope W;
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);

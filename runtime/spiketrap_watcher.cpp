@@ -26,6 +26,7 @@
 #include "spiketrap_patch.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_rundelay.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
@@ -100,6 +101,12 @@ void loop(void *) {
       sleepUntil(Now, Until);
   uint64_t NextCount = 0;
   while (!__atomic_load_n(&Stop, __ATOMIC_ACQUIRE)) {
+    // The program sandboxed itself: no more looks (they read /proc and
+    // signal threads), only the wait for the end.
+    if (sandboxed()) {
+      arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+      continue;
+    }
     uint64_t Now = now();
     ++Looks;
     // A program whose last thread ended with pthread_exit ends, as it would

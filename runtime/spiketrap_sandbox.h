@@ -1,0 +1,29 @@
+//===- spiketrap_sandbox.h - Programs that sandbox themselves --*- C++ -*-===//
+//
+// A program may install a seccomp filter after start (OpenSSH's allowlist,
+// a rule that kills mprotect with PROT_EXEC). The runtime cannot know which
+// calls the filter lets through, so from then on it makes none of its own:
+// no patching, no signals or timers, no /proc reads, no report.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_SANDBOX_H
+#define SPIKETRAP_SANDBOX_H
+
+namespace __spiketrap {
+
+// A filter is on (or coming): the runtime stays out of the kernel. Only
+// memory: for the hooks' paths.
+bool sandboxed();
+
+// As sandboxed(), and where no interposed call said so, asks the kernel
+// (prctl(PR_GET_SECCOMP): a filter installed by a raw system call). Before
+// the runtime's own system calls that are not on a hot path.
+bool sandboxCheck();
+
+// The program is about to install a filter (an interposed prctl or
+// syscall): sampling stops for the run, on every thread, while it still can.
+void sandboxComing();
+
+} // namespace __spiketrap
+
+#endif
