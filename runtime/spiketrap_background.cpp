@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_background.h"
+#include "spiketrap_procread.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_thread.h"
 
@@ -41,7 +42,7 @@ void *threadMain(void *P) {
 } // namespace
 
 bool startBackgroundThread(void (*Body)(void *), void *Arg,
-                           pthread_t *Joinable) {
+                           pthread_t *Joinable, size_t StackSize) {
   // The allocations here and in pthread_create are the runtime's, not the
   // program's: an instrumented malloc is not timed for them.
   RecursionGuard Guard;
@@ -55,8 +56,13 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg,
   sigfillset(&All);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
   pthread_t T;
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  if (StackSize)
+    pthread_attr_setstacksize(&Attr, StackSize);
   threadRootComing(true);
-  int Err = pthread_create(&T, nullptr, threadMain, S);
+  int Err = pthread_create(&T, &Attr, threadMain, S);
+  pthread_attr_destroy(&Attr);
   pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   if (Err) {
     threadRootComing(false); // nobody will measure it now
@@ -87,14 +93,10 @@ namespace {
 // Field Index (from 3, the state) of a /proc stat file, after the command
 // name's ')'; null when unreadable.
 const char *statField(const char *Path, char *Buf, size_t Size, int Index) {
-  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
+  // Through the reader: a program whose descriptor table is full still
+  // ends (it hung, the watcher its last thread).
+  if (!procRead(Path, Buf, Size))
     return nullptr;
-  ssize_t N = read(Fd, Buf, Size - 1);
-  close(Fd);
-  if (N <= 0)
-    return nullptr;
-  Buf[N] = 0;
   const char *P = strrchr(Buf, ')');
   for (int Field = 2; P && Field < Index; ++Field)
     P = strchr(P + 1, ' ');

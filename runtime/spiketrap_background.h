@@ -9,8 +9,9 @@ namespace __spiketrap {
 // Starts a thread running Body(Arg) that never runs hooks (it is marked busy
 // for life) and never takes the program's signals. False if it could not.
 // With Joinable, the thread can be joined (its handle there); else detached.
+// StackSize: 0 for the C library's default.
 bool startBackgroundThread(void (*Body)(void *), void *Arg,
-                           pthread_t *Joinable = nullptr);
+                           pthread_t *Joinable = nullptr, size_t StackSize = 0);
 // A joinable thread of ours has been joined.
 void backgroundThreadJoined();
 // Starts and joins a thread that only measures where a start routine's

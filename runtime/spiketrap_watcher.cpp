@@ -25,6 +25,7 @@
 #include "spiketrap_format.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_registry.h"
+#include "spiketrap_procread.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_sandbox.h"
 #include "spiketrap_sampler.h"
@@ -158,6 +159,7 @@ void printStats() {
 }
 
 void startThread() {
+  procReaderStart();
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
   bool Ok = startBackgroundThread(loop, nullptr, &Thread);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
@@ -201,6 +203,7 @@ bool watcherPause() {
   arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
   pthread_join(Thread, nullptr);
   backgroundThreadJoined();
+  procReaderStop();
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
   return true;
 }
@@ -208,6 +211,7 @@ bool watcherPause() {
 void watcherResume() { startThread(); }
 
 void watcherAfterForkChild() {
+  procReaderAfterForkChild();
   watchdogAfterForkChild();
   samplerAfterForkChild();
   runDelayAfterForkChild();
