@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #ifndef CLOSE_RANGE_UNSHARE
 #define CLOSE_RANGE_UNSHARE (1U << 1)
@@ -181,6 +182,14 @@ void procReaderStart() {
   // address-space limit.
   bool Ok = startBackgroundThread(loop, nullptr, &Thread, 64 * 1024);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
+}
+
+bool procUnreadable() {
+  if (!__atomic_load_n(&Running, __ATOMIC_ACQUIRE))
+    return false;
+  // Asked of the kernel without opening anything: the reader's access.
+  return arch::rawSyscall(SYS_faccessat, AT_FDCWD, long("/proc/self/stat"),
+                          R_OK, 0, 0, 0) != 0;
 }
 
 void procReaderAfterForkChild() {

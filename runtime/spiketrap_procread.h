@@ -23,6 +23,9 @@ namespace __spiketrap {
 size_t procRead(const char *Path, char *Text, size_t Size);
 
 // With the watcher: started and stopped with it.
+// The reader runs and /proc/self/stat cannot be opened (no /proc).
+bool procUnreadable();
+
 void procReaderStart();
 void procReaderStop();
 void procReaderAfterForkChild();

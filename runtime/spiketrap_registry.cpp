@@ -38,6 +38,7 @@ SpinLock RegistryLock;
 ThreadState *Head;
 ThreadTotals Gone; // counters of threads that have exited
 uint64_t Registered;
+bool MainLeft; // the process's first thread ran its exit (pthread_exit)
 pthread_key_t ExitKey;
 bool ExitKeyReady;
 // Whether the program's pthread_setname_np calls reach ours: not when a
@@ -89,6 +90,8 @@ void onThreadExit(void *P) {
   ThreadState &T = *static_cast<ThreadState *>(P);
   T.Status = StatusBusy;
   RegistryLock.lock();
+  if (T.Tid == uint32_t(getpid()))
+    MainLeft = true;
   if (T.Prev)
     T.Prev->Next = T.Next;
   else
@@ -233,6 +236,7 @@ void threadAfterForkChild() {
   Head = nullptr;
   Gone = {};
   Registered = 0;
+  MainLeft = false;
   if (T.Status != StatusNew && T.Status != StatusDead) {
     T.Next = T.Prev = nullptr;
     Head = &T;
@@ -249,6 +253,13 @@ void threadAfterForkChild() {
     kernelEventsAttach(T);
   }
   RegistryLock.reset();
+}
+
+bool registeredThreadsGone() {
+  RegistryLock.lock();
+  bool Gone = MainLeft && !Head;
+  RegistryLock.unlock();
+  return Gone;
 }
 
 void threadNameForSpike(ThreadState &T) {
