@@ -15,6 +15,7 @@
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_runlist.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -81,6 +82,7 @@ const char *optionsFrom(char **Env) {
 void initOnce(char **Env) {
   RecursionGuard Guard;
   stderrInit();
+  sandboxInit();
   flags.setDefaults();
   const char *Options = optionsFrom(Env);
   flags.parse(Options);

@@ -33,6 +33,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_procread.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -605,15 +606,9 @@ int blocks(uint32_t Tid, int Sig) {
   Buffer Path;
   Path.format("/proc/self/task/{}/status", Tid);
   Path.push_back('\0');
-  int Fd = open(Path.data(), O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
+  char Text[4096]; // read by the reader: no descriptor of the program's
+  if (!procRead(Path.data(), Text, sizeof(Text)))
     return 1;
-  char Text[4096];
-  ssize_t N = read(Fd, Text, sizeof(Text) - 1);
-  close(Fd);
-  if (N <= 0)
-    return 1;
-  Text[N] = 0;
   const char *State = strstr(Text, "State:");
   const char *P = strstr(Text, "SigBlk:");
   if (!State || !P)

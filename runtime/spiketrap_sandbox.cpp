@@ -7,6 +7,8 @@
 // assembly) is found by prctl(PR_GET_SECCOMP) before each batch of patches
 // and before the report: one system call every filter we know lets through
 // (strict mode, which kills it, only comes through the interposed calls).
+// A filter the process started under is the system's (a container's), not
+// the program's: only the interposed calls tell of one added after start.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_sandbox.h"
@@ -26,14 +28,24 @@ namespace __spiketrap {
 
 namespace {
 bool Sandboxed;
+// A filter the process started under (a container's: Docker's default
+// profile answers EPERM) is not one the program chose after start: the
+// runtime's start-up got past it, and it runs on as before.
+bool FilteredAtStart;
 } // namespace
+
+void sandboxInit() {
+  FilteredAtStart =
+      arch::rawSyscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0, 0) > 0;
+}
 
 bool sandboxed() { return __atomic_load_n(&Sandboxed, __ATOMIC_ACQUIRE); }
 
 bool sandboxCheck() {
   if (sandboxed())
     return true;
-  if (arch::rawSyscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0, 0) > 0)
+  if (!FilteredAtStart &&
+      arch::rawSyscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0, 0) > 0)
     __atomic_store_n(&Sandboxed, true, __ATOMIC_RELEASE);
   return sandboxed();
 }

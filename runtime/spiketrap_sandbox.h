@@ -11,13 +11,17 @@
 
 namespace __spiketrap {
 
+// At start-up: whether the process started under a filter (a container's).
+void sandboxInit();
+
 // A filter is on (or coming): the runtime stays out of the kernel. Only
 // memory: for the hooks' paths.
 bool sandboxed();
 
 // As sandboxed(), and where no interposed call said so, asks the kernel
-// (prctl(PR_GET_SECCOMP): a filter installed by a raw system call). Before
-// the runtime's own system calls that are not on a hot path.
+// (prctl(PR_GET_SECCOMP): a filter installed by a raw system call), unless
+// the process started under one. Before the runtime's own system calls
+// that are not on a hot path.
 bool sandboxCheck();
 
 // The program is about to install a filter (an interposed prctl or
