@@ -58,8 +58,8 @@ void *threadMain(void *P) {
 
 } // namespace
 
-bool startBackgroundThread(void (*Body)(void *), void *Arg,
-                           pthread_t *Joinable, size_t StackSize) {
+bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
+                           size_t StackSize) {
   // The allocations here and in pthread_create are the runtime's, not the
   // program's: an instrumented malloc is not timed for them.
   RecursionGuard Guard;

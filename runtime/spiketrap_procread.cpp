@@ -52,9 +52,9 @@ struct Slot {
 };
 Slot Slots[kSlots];
 
-uint32_t Work;  // bumped for each request (the reader sleeps on it)
-int Stop;       // the reader is asked to end
-bool Running;   // the reader has its own table and serves
+uint32_t Work; // bumped for each request (the reader sleeps on it)
+int Stop;      // the reader is asked to end
+bool Running;  // the reader has its own table and serves
 pthread_t Thread;
 bool Started;
 
@@ -74,8 +74,8 @@ size_t readDirect(const char *Path, char *Text, size_t Size) {
 
 // A table of the thread's own, with nothing of the program's in it.
 bool ownTable() {
-  if (arch::rawSyscall(SYS_close_range, 0, ~0U, CLOSE_RANGE_UNSHARE, 0, 0,
-                       0) == 0)
+  if (arch::rawSyscall(SYS_close_range, 0, ~0U, CLOSE_RANGE_UNSHARE, 0, 0, 0) ==
+      0)
     return true;
   // Before Linux 5.9: unshare, then close what came along.
   if (arch::rawSyscall(SYS_unshare, CLONE_FILES, 0, 0, 0, 0, 0) != 0)
@@ -109,8 +109,7 @@ void loop(void *) {
     for (Slot &S : Slots)
       if (__atomic_load_n(&S.State, __ATOMIC_ACQUIRE) == Asked)
         serve(S);
-    arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAIT_PRIVATE, Seen, 0, 0,
-                     0);
+    arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAIT_PRIVATE, Seen, 0, 0, 0);
   }
   __atomic_store_n(&Running, false, __ATOMIC_RELEASE);
 }

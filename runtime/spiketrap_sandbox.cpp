@@ -71,8 +71,8 @@ SPIKETRAP_INTERPOSE int prctl(int Option, ...) {
   va_end(Ap);
   if (Option == PR_SET_SECCOMP)
     __spiketrap::sandboxComing();
-  long R =
-      __spiketrap::arch::rawSyscall(SYS_prctl, Option, A[0], A[1], A[2], A[3], 0);
+  long R = __spiketrap::arch::rawSyscall(SYS_prctl, Option, A[0], A[1], A[2],
+                                         A[3], 0);
   if (R < 0 && R > -4096) {
     errno = int(-R);
     return -1;

@@ -19,8 +19,8 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_record.h"
 #include "spiketrap_rundelay.h"
-#include "spiketrap_sandbox.h"
 #include "spiketrap_sampler.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_thread.h"
 
 #include <atomic>
@@ -501,8 +501,8 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   va_end(Ap);
   auto Real = reinterpret_cast<long (*)(long, long, long, long, long, long,
                                         long)>(realFn(Wait_syscall));
-  if (Nr == SYS_seccomp && (A[0] == SECCOMP_SET_MODE_STRICT ||
-                            A[0] == SECCOMP_SET_MODE_FILTER))
+  if (Nr == SYS_seccomp &&
+      (A[0] == SECCOMP_SET_MODE_STRICT || A[0] == SECCOMP_SET_MODE_FILTER))
     sandboxComing(); // before the filter: spiketrap_sandbox.cpp
   WaitScope W;
   if (Nr == SYS_futex && futexWaits(A[1]))

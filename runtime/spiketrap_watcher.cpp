@@ -24,11 +24,11 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_patch.h"
-#include "spiketrap_registry.h"
 #include "spiketrap_procread.h"
+#include "spiketrap_registry.h"
 #include "spiketrap_rundelay.h"
-#include "spiketrap_sandbox.h"
 #include "spiketrap_sampler.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
 
