@@ -3,6 +3,7 @@
 #define SPIKETRAP_BACKGROUND_H
 
 #include <pthread.h>
+#include <stdint.h>
 
 namespace __spiketrap {
 
@@ -19,10 +20,10 @@ void backgroundThreadJoined();
 // measures it otherwise.
 void backgroundMeasureThreadRoot();
 
-// Whether every thread of the program has ended and only the runtime's are
-// left (the program's last thread ended with pthread_exit: the C library
-// would exit(0) then, were it not for ours). Reads /proc: now and then.
-bool programThreadsGone();
+// How many of the runtime's threads run, and whether a kernel thread id is
+// one of them (the watcher's count of the program's threads).
+uint32_t backgroundThreads();
+bool backgroundThreadIs(uint32_t Tid);
 
 // In a forked child: none of the runtime's threads came along.
 void backgroundAfterForkChild();

@@ -56,7 +56,8 @@ uint32_t Work; // bumped for each request (the reader sleeps on it)
 int Stop;      // the reader is asked to end
 bool Running;  // the reader has its own table and serves
 pthread_t Thread;
-bool Started;
+bool Started; // the thread exists (to be joined)
+bool Paused;  // stopped for unshare(): no reading until it is back
 
 size_t readDirect(const char *Path, char *Text, size_t Size) {
   long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
@@ -125,12 +126,15 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
   if (sandboxed() || Size == 0)
     return 0;
   size_t Len = strlen(Path);
-  if (onReader() || !__atomic_load_n(&Started, __ATOMIC_ACQUIRE) ||
-      Len >= kPathSize)
+  if (__atomic_load_n(&Paused, __ATOMIC_ACQUIRE))
+    return 0;
+  // Start-up, or no reader could be started (then as before: a program
+  // whose last thread ends with pthread_exit must still end).
+  if (onReader() || !__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
     return readDirect(Path, Text, Size);
-  // Started, but its table not ready yet (or it could not have one): no
-  // reading, rather than one that takes the program's descriptor.
-  if (!__atomic_load_n(&Running, __ATOMIC_ACQUIRE))
+  // Its table not ready yet: no reading, rather than one that takes the
+  // program's descriptor.
+  if (Len >= kPathSize || !__atomic_load_n(&Running, __ATOMIC_ACQUIRE))
     return 0;
   Slot *S = nullptr;
   for (Slot &C : Slots) {
@@ -181,6 +185,7 @@ void procReaderStart() {
   // address-space limit.
   bool Ok = startBackgroundThread(loop, nullptr, &Thread, 64 * 1024);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
+  __atomic_store_n(&Paused, false, __ATOMIC_RELEASE);
 }
 
 bool procUnreadable() {
@@ -195,11 +200,13 @@ void procReaderAfterForkChild() {
   // The parent's reader did not come along: no readings until the child's
   // own runs (never one in the program's table).
   __atomic_store_n(&Running, false, __ATOMIC_RELEASE);
+  __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
 }
 
 void procReaderStop() {
   if (!__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
     return;
+  __atomic_store_n(&Paused, true, __ATOMIC_RELEASE);
   __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
   __atomic_fetch_add(&Work, 1, __ATOMIC_RELEASE);
   arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);

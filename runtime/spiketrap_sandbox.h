@@ -9,14 +9,20 @@
 #ifndef SPIKETRAP_SANDBOX_H
 #define SPIKETRAP_SANDBOX_H
 
+#include "spiketrap_defs.h"
+
 namespace __spiketrap {
+
+extern bool Sandboxed SPIKETRAP_INTERNAL;
 
 // At start-up: whether the process started under a filter (a container's).
 void sandboxInit();
 
 // A filter is on (or coming): the runtime stays out of the kernel. Only
 // memory: for the hooks' paths.
-bool sandboxed();
+inline bool sandboxed() {
+  return __atomic_load_n(&Sandboxed, __ATOMIC_ACQUIRE);
+}
 
 // As sandboxed(), and where no interposed call said so, asks the kernel
 // (prctl(PR_GET_SECCOMP): a filter installed by a raw system call), unless
@@ -24,9 +30,9 @@ bool sandboxed();
 // that are not on a hot path.
 bool sandboxCheck();
 
-// The program is about to install a filter (an interposed prctl or
-// syscall): sampling stops for the run, on every thread, while it still can.
-void sandboxComing();
+// Sets the flag; true the first time (sandboxComing, spiketrap_waits.h,
+// then stops sampling and the run-delay readings).
+bool sandboxNote();
 
 } // namespace __spiketrap
 

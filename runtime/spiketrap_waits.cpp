@@ -486,6 +486,15 @@ SPIKETRAP_INTERPOSE int pthread_rwlock_clockwrlock(pthread_rwlock_t *L,
 }
 SPIKETRAP_MINSIZE_END
 
+namespace __spiketrap {
+void sandboxComing() {
+  if (!sandboxNote())
+    return;
+  samplerStopForRun();
+  runDelayStop();
+}
+} // namespace __spiketrap
+
 // Futex waits through syscall() are rare next to locks: for size.
 SPIKETRAP_MINSIZE_BEGIN
 // syscall() is variadic: forward six arguments, as the C library's reads
