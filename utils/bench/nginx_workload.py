@@ -76,9 +76,6 @@ def run_once(exe, opts, seconds, data):
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, "index.html"), "w") as f:
         f.write("x" * 1024)
-    for old in os.listdir(data):
-        if old.startswith("report."):
-            os.remove(os.path.join(data, old))
     conf = os.path.join(data, "nginx.conf")
     with open(conf, "w") as f:
         f.write(f"""worker_processes 2;
@@ -100,8 +97,7 @@ http {{
     env.pop("SPIKETRAP_OPTIONS", None)
     if opts is not None:
         env["SPIKETRAP_OPTIONS"] = ":".join(
-            o for o in (opts, f"report={data}/report.%p.txt", "verbosity=1")
-            if o)
+            o for o in (opts, "report=none") if o)
     p = subprocess.Popen([exe, "-p", data, "-c", conf], env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
@@ -126,16 +122,9 @@ http {{
               for t, ns in after[w].items())
     m = re.search(r"(\d+) requests in", r[4])
     n = int(m.group(1)) if m else 0
-    samples = 0
-    for name in os.listdir(data):
-        if name.startswith("report."):
-            with open(os.path.join(data, name)) as f:
-                w = re.search(r"watcher: \d+ looks, \d+ us of CPU; (\d+) "
-                              r"samples", f.read())
-                samples += int(w.group(1)) if w else 0
     return {"cpu": cpu / 1e9, "requests": n, "rps": n / seconds,
             "us_per_req": cpu / 1e3 / n if n else None,
-            "samples": samples, "load": os.getloadavg()[0]}
+            "load": os.getloadavg()[0]}
 
 
 def suite(build_dir, src, out_dir, reps, seconds):
@@ -175,8 +164,6 @@ def suite(build_dir, src, out_dir, reps, seconds):
             "" if plain else f"{min(per):.3f}x",
             f"{statistics.median(x['rps'] for x in xs) / 1e3:.1f}K",
             "" if plain else f"{statistics.median(rps):.3f}x",
-            "" if plain else
-            f"{statistics.median(x['samples'] for x in xs):,.0f}",
         ])
     load = statistics.median(x["load"] for k in keys for x in res[k])
     version = os.path.basename(os.path.normpath(src)).replace("nginx-", "")
@@ -187,4 +174,4 @@ def suite(build_dir, src, out_dir, reps, seconds):
             "run with the plain run of its repetition.\n\n")
     return head + table(
         ["nginx workers", "CPU us/request (median)", "vs plain (median)",
-         "vs plain (least)", "requests/s", "vs plain", "samples"], rows)
+         "vs plain (least)", "requests/s", "vs plain"], rows)
