@@ -42,8 +42,9 @@ static long rawSyscall3(long Nr, long A, long B, long C) {
   return R;
 }
 
-// How: "prctl" (OpenSSH's way), "syscall" (libseccomp's: syscall(2)) or
-// "raw" (inline assembly).
+// How: "prctl" (OpenSSH's way), "syscall" (libseccomp's: syscall(2)),
+// "tsync" (the same, for every thread of the process) or "raw" (inline
+// assembly).
 static int installFilter(struct sock_filter *F, unsigned short N,
                          const char *How) {
   struct sock_fprog Prog = {N, F};
@@ -53,6 +54,9 @@ static int installFilter(struct sock_filter *F, unsigned short N,
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &Prog);
   if (strcmp(How, "syscall") == 0)
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &Prog);
+  if (strcmp(How, "tsync") == 0)
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                        SECCOMP_FILTER_FLAG_TSYNC, &Prog);
   return (int)rawSyscall3(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
                           (long)&Prog);
 }

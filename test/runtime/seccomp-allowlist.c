@@ -5,12 +5,15 @@
 // RUN: env SPIKETRAP_OPTIONS=sample=0:adaptive=0 %run %t prctl 2>&1 | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=enabled=0 %run %t prctl 2>&1 | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=live_log=1:hang_after=2ms %run %t prctl 2>&1 | FileCheck --check-prefix=LIVE %s
+// RUN: env SPIKETRAP_OPTIONS=live_log=1:hang_after=2ms %run %t tsync 2>&1 | FileCheck --check-prefix=LIVE %s
 
 // A program that sandboxes itself as OpenSSH does, with an allowlist of a
 // few system calls (any other kills the process), runs as it would plain:
 // from the filter on the runtime makes no system call of its own (no
 // patch, no timer or signal, no /proc read, no report; before, it died of
-// SIGSYS in mprotect, or at exit in rt_sigpending with sample=0:adaptive=0).
+// SIGSYS in mprotect, or at exit in rt_sigpending with sample=0:adaptive=0),
+// on the runtime's threads either when the filter is every thread's
+// (tsync: the live log's thread slept in nanosleep).
 
 #include "../Inputs/seccomp.h"
 #include "../Inputs/spin.h"
