@@ -211,111 +211,63 @@ SPIKETRAP_MESSAGE_NOOP(spiketrap_ot_messagef)
 // not time. __spiketrap_noop_tramp_<N>: the same code, for the look at load.
 #define SPIKETRAP_STR2(X) #X
 #define SPIKETRAP_STR(X) SPIKETRAP_STR2(X)
+#define SPIKETRAP_CODE_AT                                                      \
+  SPIKETRAP_STR(SPIKETRAP_DESC_ENTRY) "+" SPIKETRAP_STR(SPIKETRAP_SITE_SIZE)
+// clang-format off
 #if defined(__x86_64__)
 #ifdef __CET__
 #define SPIKETRAP_LANDING "endbr64\n"
 #else
 #define SPIKETRAP_LANDING ""
 #endif
-#define SPIKETRAP_NOOP_TRAMP(N)                                                                                 \
-  ".text\n.p2align 4\n.weak __spiketrap_tramp_" #N "\n"                                                         \
-  ".type __spiketrap_tramp_" #N ",@function\n"                                                                  \
-  ".globl __spiketrap_noop_tramp_" #N "\n.hidden __spiketrap_noop_tramp_" #N                                    \
-  "\n"                                                                                                          \
-  "__spiketrap_tramp_" #N ":\n__spiketrap_noop_tramp_" #N ":\n"                                                 \
-  ".cfi_startproc\n" SPIKETRAP_LANDING                                                                          \
-  "movq __spiketrap_noop_tramps+8*" SPIKETRAP_STR(                                                              \
-      SPIKETRAP_I_##N) "(%rip), %rax\n"                                                                         \
-                       "testq %rax, %rax\njnz 1f\n"                                                             \
-                       "movslq " SPIKETRAP_STR(                                                                 \
-                           SPIKETRAP_DESC_ENTRY) "(%r11), %rax\n"                                               \
-                                                 "leaq " SPIKETRAP_STR(SPIKETRAP_DESC_ENTRY) "+" SPIKETRAP_STR( \
-                                                     SPIKETRAP_SITE_SIZE) "(%"                                  \
-                                                                          "r1"                                  \
-                                                                          "1,"                                  \
-                                                                          "%r"                                  \
-                                                                          "ax"                                  \
-                                                                          "),"                                  \
-                                                                          " %"                                  \
-                                                                          "ra"                                  \
-                                                                          "x"                                   \
-                                                                          "\n"                                  \
-                                                                          "1:"                                  \
-                                                                          " j"                                  \
-                                                                          "mp"                                  \
-                                                                          " *"                                  \
-                                                                          "%r"                                  \
-                                                                          "ax"                                  \
-                                                                          "\n"                                  \
-                                                                          ".c"                                  \
-                                                                          "fi"                                  \
-                                                                          "_e"                                  \
-                                                                          "nd"                                  \
-                                                                          "pr"                                  \
-                                                                          "oc"                                  \
-                                                                          "\n"                                  \
-                                                                          ".s"                                  \
-                                                                          "iz"                                  \
-                                                                          "e "                                  \
-                                                                          "__"                                  \
-                                                                          "sp"                                  \
-                                                                          "ik"                                  \
-                                                                          "et"                                  \
-                                                                          "ra"                                  \
-                                                                          "p_"                                  \
-                                                                          "tr"                                  \
-                                                                          "am"                                  \
-                                                                          "p"                                   \
-                                                                          "_" #N                                \
-                                                                          ", "                                  \
-                                                                          ".-"                                  \
-                                                                          "__"                                  \
-                                                                          "sp"                                  \
-                                                                          "ik"                                  \
-                                                                          "et"                                  \
-                                                                          "ra"                                  \
-                                                                          "p_"                                  \
-                                                                          "tr"                                  \
-                                                                          "am"                                  \
-                                                                          "p"                                   \
-                                                                          "_" #N                                \
-                                                                          "\n"
+#define SPIKETRAP_NOOP_TRAMP(N)                                                \
+  ".text\n.p2align 4\n"                                                        \
+  ".weak __spiketrap_tramp_" #N "\n"                                           \
+  ".type __spiketrap_tramp_" #N ",@function\n"                                 \
+  ".globl __spiketrap_noop_tramp_" #N "\n"                                     \
+  ".hidden __spiketrap_noop_tramp_" #N "\n"                                    \
+  "__spiketrap_tramp_" #N ":\n"                                                \
+  "__spiketrap_noop_tramp_" #N ":\n"                                           \
+  ".cfi_startproc\n"                                                           \
+  SPIKETRAP_LANDING                                                            \
+  "cmpq $0, __spiketrap_noop_tramps+8*" SPIKETRAP_STR(SPIKETRAP_I_##N)         \
+      "(%rip)\n"                                                               \
+  "jne 1f\n"                                                                   \
+  "movslq " SPIKETRAP_STR(SPIKETRAP_DESC_ENTRY) "(%r11), %rax\n"               \
+  "leaq " SPIKETRAP_CODE_AT "(%r11,%rax), %rax\n"                              \
+  "jmp *%rax\n"                                                                \
+  "1: jmp *__spiketrap_noop_tramps+8*" SPIKETRAP_STR(SPIKETRAP_I_##N)          \
+      "(%rip)\n"                                                               \
+  ".cfi_endproc\n"                                                             \
+  ".size __spiketrap_tramp_" #N ", .-__spiketrap_tramp_" #N "\n"
 #elif defined(__aarch64__)
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
 #define SPIKETRAP_LANDING "bti c\n"
 #else
 #define SPIKETRAP_LANDING ""
 #endif
-#define SPIKETRAP_NOOP_TRAMP(N)                                                                                                  \
-  ".text\n.p2align 4\n.weak __spiketrap_tramp_" #N "\n"                                                                          \
-  ".type __spiketrap_tramp_" #N ",%function\n"                                                                                   \
-  ".globl __spiketrap_noop_tramp_" #N "\n.hidden __spiketrap_noop_tramp_" #N                                                     \
-  "\n"                                                                                                                           \
-  "__spiketrap_tramp_" #N ":\n__spiketrap_noop_tramp_" #N ":\n"                                                                  \
-  ".cfi_startproc\n" SPIKETRAP_LANDING                                                                                           \
-  "adrp x17, __spiketrap_noop_tramps+8*" SPIKETRAP_STR(                                                                          \
-      SPIKETRAP_I_##N) "\n"                                                                                                      \
-                       "ldr x17, [x17, "                                                                                         \
-                       ":lo12:__spiketrap_noop_tramps+8*" SPIKETRAP_STR(                                                         \
-                           SPIKETRAP_I_##N) "]\n"                                                                                \
-                                            "cbnz x17, 1f\n"                                                                     \
-                                            "ldrsw x17, [x16, "                                                                  \
-                                            "#" SPIKETRAP_STR(                                                                   \
-                                                SPIKETRAP_DESC_ENTRY) "]\n"                                                      \
-                                                                      "add "                                                     \
-                                                                      "x17, "                                                    \
-                                                                      "x17, "                                                    \
-                                                                      "x16\n"                                                    \
-                                                                      "add "                                                     \
-                                                                      "x17, "                                                    \
-                                                                      "x17, "                                                    \
-                                                                      "#" SPIKETRAP_STR(SPIKETRAP_DESC_ENTRY) "+" SPIKETRAP_STR( \
-                                                                          SPIKETRAP_SITE_SIZE) "\n"                              \
-                                                                                               "1: br x17\n.cfi_endproc\n"       \
-                                                                                               ".size __spiketrap_tramp_" #N     \
-                                                                                               ", .-__spiketrap_tramp_" #N       \
-                                                                                               "\n"
+#define SPIKETRAP_NOOP_TRAMP(N)                                                \
+  ".text\n.p2align 4\n"                                                        \
+  ".weak __spiketrap_tramp_" #N "\n"                                           \
+  ".type __spiketrap_tramp_" #N ",%function\n"                                 \
+  ".globl __spiketrap_noop_tramp_" #N "\n"                                     \
+  ".hidden __spiketrap_noop_tramp_" #N "\n"                                    \
+  "__spiketrap_tramp_" #N ":\n"                                                \
+  "__spiketrap_noop_tramp_" #N ":\n"                                           \
+  ".cfi_startproc\n"                                                           \
+  SPIKETRAP_LANDING                                                            \
+  "adrp x17, __spiketrap_noop_tramps+8*" SPIKETRAP_STR(SPIKETRAP_I_##N) "\n"   \
+  "ldr x17, [x17, :lo12:__spiketrap_noop_tramps+8*"                            \
+      SPIKETRAP_STR(SPIKETRAP_I_##N) "]\n"                                     \
+  "cbnz x17, 1f\n"                                                             \
+  "ldrsw x17, [x16, #" SPIKETRAP_STR(SPIKETRAP_DESC_ENTRY) "]\n"               \
+  "add x17, x17, x16\n"                                                        \
+  "add x17, x17, #" SPIKETRAP_CODE_AT "\n"                                     \
+  "1: br x17\n"                                                                \
+  ".cfi_endproc\n"                                                             \
+  ".size __spiketrap_tramp_" #N ", .-__spiketrap_tramp_" #N "\n"
 #endif
+// clang-format on
 #define SPIKETRAP_I_0 0
 #define SPIKETRAP_I_1 1
 #define SPIKETRAP_I_2 2
