@@ -4,6 +4,11 @@
 set(SPIKETRAP_CLANG ${LLVM_TOOLS_BINARY_DIR}/clang)
 set(SPIKETRAP_CLANGXX ${LLVM_TOOLS_BINARY_DIR}/clang++)
 set(_gen ${CMAKE_BINARY_DIR}/install-files)
+# The runtime's ABI marker (runtime/include/spiketrap.h): the packages name
+# it to pull the runtime into executables whose own code references none.
+file(STRINGS runtime/include/spiketrap.h _abi REGEX "^#define SPIKETRAP_ABI_VERSION ")
+string(REGEX MATCH "[0-9]+" SPIKETRAP_ABI_VERSION "${_abi}")
+set(SPIKETRAP_ABI_MARKER __spiketrap_abi_v${SPIKETRAP_ABI_VERSION})
 configure_file(cmake/SpikeTrapConfig.cmake.in ${_gen}/SpikeTrapConfig.cmake @ONLY)
 configure_file(cmake/spiketrap.pc.in ${_gen}/spiketrap.pc @ONLY)
 configure_file(cmake/spiketrap-noop.pc.in ${_gen}/spiketrap-noop.pc @ONLY)
