@@ -266,12 +266,12 @@ void globFree(Glob *G) {
   *G = {};
 }
 
-bool globMatch(const Glob &G, const char *S) {
+namespace {
+
+// Apart, so that its tables take stack only for globs with braces (the
+// first call of a function may come in a signal handler).
+__attribute__((noinline)) bool matchBraces(const Glob &G, const char *S) {
   const char *Pat = G.Pat;
-  if (!G.NumBraces) {
-    Span One = {Pat, Pat + G.Len};
-    return matchSpans(&One, 1, S);
-  }
   // Each expansion in turn (at most kMaxSubPatterns), as GlobPattern
   // matches its sub-patterns: Choice[i] is brace i's alternative.
   unsigned Choice[kMaxBraces] = {};
@@ -307,6 +307,15 @@ bool globMatch(const Glob &G, const char *S) {
     if (I == G.NumBraces)
       return false;
   }
+}
+
+} // namespace
+
+bool globMatch(const Glob &G, const char *S) {
+  if (G.NumBraces)
+    return matchBraces(G, S);
+  Span One = {G.Pat, G.Pat + G.Len};
+  return matchSpans(&One, 1, S);
 }
 
 bool globValid(const char *Pat, const char **Why) {
