@@ -32,6 +32,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #define SPIKETRAP_NOOP extern "C" __attribute__((weak, visibility("default")))
 
@@ -302,6 +303,25 @@ namespace {
 // marker, which ours does not) and a version script bound some of this
 // object's calls here (their address, through the GOT, is ours).
 __attribute__((constructor(101))) void findRuntime() {
+  // A runtime of another descriptor layout would misread this object's
+  // descriptors: the link error the marker gives an executable, at load.
+  const int *Abi =
+      static_cast<const int *>(dlsym(RTLD_DEFAULT, "__spiketrap_runtime_abi"));
+  if (Abi && *Abi != SPIKETRAP_ABI_VERSION) {
+    Dl_info I = {};
+    dladdr(reinterpret_cast<void *>(&findRuntime), &I);
+    char Msg[512];
+    int N = snprintf(Msg, sizeof(Msg),
+                     "spiketrap: %s was instrumented for runtime ABI v%d, the "
+                     "program's runtime is v%d: build both with the same "
+                     "spiketrap\n",
+                     I.dli_fname ? I.dli_fname : "a shared library",
+                     SPIKETRAP_ABI_VERSION, *Abi);
+    if (N > 0 &&
+        write(2, Msg, size_t(N) < sizeof(Msg) ? size_t(N) : sizeof(Msg) - 1)) {
+    }
+    _exit(127);
+  }
   if (!dlsym(RTLD_DEFAULT, SPIKETRAP_ABI_MARKER))
     return;
 #define SPIKETRAP_FIND(Name, Ret, Params, Args)                                \
