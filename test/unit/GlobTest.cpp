@@ -41,8 +41,9 @@ TEST(GlobTest, Classes) {
   EXPECT_TRUE(globMatch("f[^0-9]", "fx"));
   EXPECT_TRUE(globMatch("f[!0-9]", "fx"));
   EXPECT_FALSE(globMatch("f[!0-9]", "f1"));
-  EXPECT_TRUE(globMatch("[]]", "]"));   // a first ']' is literal
-  EXPECT_TRUE(globMatch("[^]]", "a]")); // "[^]" then ']', as GlobPattern reads it
+  EXPECT_TRUE(globMatch("[]]", "]")); // a first ']' is literal
+  EXPECT_TRUE(
+      globMatch("[^]]", "a]")); // "[^]" then ']', as GlobPattern reads it
   EXPECT_TRUE(globMatch("a[ ]", "a ")); // as the suggest: lines write a space
 }
 
@@ -86,8 +87,8 @@ TEST(GlobTest, LongStarRuns) {
   for (int I = 0; I < 4000; ++I)
     Many += "*a";
   EXPECT_FALSE(globMatch((Many + "b").c_str(), std::string(5000, 'a').c_str()));
-  EXPECT_TRUE(globMatch((Many + "b").c_str(),
-                        (std::string(5000, 'a') + "b").c_str()));
+  EXPECT_TRUE(
+      globMatch((Many + "b").c_str(), (std::string(5000, 'a') + "b").c_str()));
   std::string Paren;
   for (int I = 0; I < 14; ++I)
     Paren += "(*a)";
@@ -110,9 +111,9 @@ TEST(GlobTest, BraceExpansions) {
   EXPECT_FALSE(globMatch((Ten + "c").c_str(), Name.c_str()));
   EXPECT_TRUE(valid(Ten.c_str()));
   EXPECT_FALSE(valid((Ten + "{a,b}").c_str())); // 2048
-  EXPECT_TRUE(globMatch("x{,a}", "x"));          // an empty alternative
-  EXPECT_TRUE(globMatch("{[,]x,y}", ",x"));      // ',' in a class
-  EXPECT_TRUE(globMatch("{a\\,b,c}", "a,b"));    // an escaped ','
+  EXPECT_TRUE(globMatch("x{,a}", "x"));         // an empty alternative
+  EXPECT_TRUE(globMatch("{[,]x,y}", ",x"));     // ',' in a class
+  EXPECT_TRUE(globMatch("{a\\,b,c}", "a,b"));   // an escaped ','
   EXPECT_TRUE(globMatch("{a*,*b}{**c,d}", "zbd"));
 }
 

@@ -18,8 +18,8 @@ static int Counter;
 __attribute__((noinline)) void demo_tick(void) { ++Counter; }
 __attribute__((noinline)) int demo_count(void) { return Counter; }
 __attribute__((noinline)) long demo_add(long a, long b) { return a + b; }
-__attribute__((noinline)) long demo_six(long a, long b, long c, long d,
-                                        long e, long f) {
+__attribute__((noinline)) long demo_six(long a, long b, long c, long d, long e,
+                                        long f) {
   return a - b + c * d - e + f;
 }
 __attribute__((noinline)) double demo_scale(double x, int n) {
