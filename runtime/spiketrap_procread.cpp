@@ -6,9 +6,13 @@
 // moves Free -> Claimed (the caller fills it) -> Asked -> Reading (the
 // reader took it) -> Answered -> Free (the caller copied it out); a caller
 // that gives up frees an Asked slot itself, or marks a Reading one Dropped
-// for the reader to free. The caller spins (sched_yield, not a futex wait:
-// a wait would count as the thread blocking, which the run-delay readings
-// compare) until the answer or its deadline.
+// for the reader to free. The caller spins a little, then sleeps on the
+// slot (a futex) until the answer or its deadline: its CPU goes to the
+// reader, not for a whole time slice to whatever runs (sched_yield on a
+// loaded machine: a 20 ms step was preempted for 150 ms), and a busy spin
+// alone found no CPU for the reader beside two busy loops. Such a sleep is
+// a voluntary context switch, which the run-delay arithmetic compares:
+// the thread counts its own (procReadSleeps) for it to take out.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_procread.h"
@@ -16,7 +20,9 @@
 #include "spiketrap_background.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_sandbox.h"
+#include "spiketrap_thread.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -24,6 +30,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef CLOSE_RANGE_UNSHARE
@@ -40,9 +47,13 @@ namespace {
 enum : uint32_t { Free, Claimed, Asked, Reading, Answered, Dropped };
 
 constexpr size_t kSlots = 8, kPathSize = 64, kTextSize = 4096;
-// How long a caller waits for the reader (a loaded machine may keep it off
-// a CPU for a while; the reading is then skipped, as a failed one).
-constexpr uint64_t kWaitNs = 5000000;
+// How long a caller spins before it sleeps (the reader's ~20 us of system
+// calls, when it has a CPU at once), and waits at most (a loaded machine
+// may keep the reader off a CPU; the reading is then skipped, as a failed
+// one).
+constexpr uint64_t kSpinNs = 30000, kWaitNs = 3000000;
+
+__thread uint64_t Sleeps __attribute__((tls_model("initial-exec")));
 
 struct Slot {
   uint32_t State;
@@ -96,8 +107,11 @@ void serve(Slot &S) {
     return;
   S.Got = readDirect(S.Path, S.Text, sizeof(S.Text));
   Want = Reading;
-  if (!__atomic_compare_exchange_n(&S.State, &Want, Answered, false,
-                                   __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+  if (__atomic_compare_exchange_n(&S.State, &Want, Answered, false,
+                                  __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+    arch::rawSyscall(SYS_futex, long(&S.State), FUTEX_WAKE_PRIVATE, 1, 0, 0,
+                     0);
+  else
     __atomic_store_n(&S.State, Free, __ATOMIC_RELEASE); // Dropped
 }
 
@@ -151,23 +165,34 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
   __atomic_store_n(&S->State, Asked, __ATOMIC_RELEASE);
   __atomic_fetch_add(&Work, 1, __ATOMIC_RELEASE);
   arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
-  uint64_t Until = monotonicNs() + kWaitNs;
+  uint64_t Start = monotonicNs();
+  bool Spin = threadState.Status == StatusBusy && !threadState.Depth;
   for (;;) {
     uint32_t State = __atomic_load_n(&S->State, __ATOMIC_ACQUIRE);
     if (State == Answered)
       break;
-    if (monotonicNs() > Until) {
-      uint32_t Want = Asked;
-      if (__atomic_compare_exchange_n(&S->State, &Want, Free, false,
+    uint64_t Waited = monotonicNs() - Start;
+    if (Waited > kWaitNs) {
+      uint32_t Want = State;
+      uint32_t Then = State == Asked ? Free : Dropped;
+      if (__atomic_compare_exchange_n(&S->State, &Want, Then, false,
                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         return 0;
-      Want = Reading;
-      if (__atomic_compare_exchange_n(&S->State, &Want, Dropped, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        return 0;
-      continue; // answered meanwhile
+      continue; // taken or answered meanwhile
     }
-    arch::rawSyscall(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+    // The watcher spins all the way: it may hold the registry lock (a
+    // thread's mask read as it looks), which a sleep would keep from the
+    // program's threads for as long as a loaded machine keeps it off a CPU.
+    if (Waited < kSpinNs || Spin) {
+      arch::spinHint();
+      continue;
+    }
+    uint64_t Left = kWaitNs - Waited;
+    timespec T = {time_t(Left / 1000000000), long(Left % 1000000000)};
+    long R = arch::rawSyscall(SYS_futex, long(&S->State), FUTEX_WAIT_PRIVATE,
+                              State, long(&T), 0, 0);
+    if (R != -EAGAIN)
+      ++Sleeps; // it slept (or a signal woke it)
   }
   size_t Got = S->Got < Size ? S->Got : Size - 1;
   memcpy(Text, S->Text, Got);
@@ -187,6 +212,8 @@ void procReaderStart() {
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
   __atomic_store_n(&Paused, false, __ATOMIC_RELEASE);
 }
+
+uint64_t procReadSleeps() { return Sleeps; }
 
 bool procUnreadable() {
   if (!__atomic_load_n(&Running, __ATOMIC_ACQUIRE))

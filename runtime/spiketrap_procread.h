@@ -13,6 +13,7 @@
 #define SPIKETRAP_PROCREAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 namespace __spiketrap {
 
@@ -23,6 +24,10 @@ namespace __spiketrap {
 size_t procRead(const char *Path, char *Text, size_t Size);
 
 // With the watcher: started and stopped with it.
+// How often this thread slept waiting for the reader: voluntary context
+// switches of the runtime's, not the program's (getrusage counts them).
+uint64_t procReadSleeps();
+
 // The reader runs and /proc/self/stat cannot be opened (no /proc).
 bool procUnreadable();
 

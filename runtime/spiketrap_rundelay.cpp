@@ -113,7 +113,7 @@ uint64_t ownBlocked() {
   struct rusage Use;
   if (arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
     return UINT64_MAX;
-  return uint64_t(Use.ru_nvcsw);
+  return uint64_t(Use.ru_nvcsw) - procReadSleeps();
 }
 
 // Thread Tid's CPU time (its CPU-time clock, as pthread_getcpuclockid
@@ -306,7 +306,7 @@ bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
   if (!CpuNs ||
       arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
     return false;
-  Blocked = uint64_t(Use.ru_nvcsw);
+  Blocked = uint64_t(Use.ru_nvcsw) - procReadSleeps();
   return true;
 }
 } // namespace
@@ -383,7 +383,7 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
     if (BaseBlocked != UINT64_MAX &&
         !arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0,
                           0) &&
-        uint64_t(Use.ru_nvcsw) == BaseBlocked) {
+        uint64_t(Use.ru_nvcsw) - procReadSleeps() == BaseBlocked) {
       uint64_t Off = Wall > Ran ? Wall - Ran : 0;
       // Less what came after the end (the thread preempted since).
       if (Now > End + LateTicks) {

@@ -435,15 +435,17 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
     struct rusage Use = {};
     sys(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, long(&C));
     sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
+    // Less its sleeps waiting for the /proc reader: the runtime's own.
+    uint64_t Switches = uint64_t(Use.ru_nvcsw) - procReadSleeps();
     uint64_t Cpu = uint64_t(C.tv_sec) * 1000000000 + uint64_t(C.tv_nsec);
     if (B.LastTick && T0 > B.LastTick && Cpu >= B.LastTickCpuNs) {
       uint64_t Wall = ticksToNs(T0 - B.LastTick), Ran = Cpu - B.LastTickCpuNs;
       Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
-      Blocked = uint64_t(Use.ru_nvcsw) != B.LastTickBlocked && Ran * 8 < Wall;
+      Blocked = Switches != B.LastTickBlocked && Ran * 8 < Wall;
     }
     B.LastTick = T0;
     B.LastTickCpuNs = Cpu;
-    B.LastTickBlocked = uint64_t(Use.ru_nvcsw);
+    B.LastTickBlocked = Switches;
     runDelayNoteCpu(T, T0, Cpu, B.LastTickBlocked); // for a long wait
   }
   // Ticks twice as far apart at each tick that finds it so, up to the most
