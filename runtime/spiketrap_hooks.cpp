@@ -12,11 +12,11 @@
 // stored last. A frame stays covered until its spike is recorded.
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_hooks.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_hooks.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
@@ -91,12 +91,19 @@ SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
   recordSpike(T, Depth, End, C, P, Unwound, V == IdleVerdict::RecordIdle);
 }
 
+// A frame's time to End. A signal handler's time taken out of it (its start
+// moved later) after End was read may put End before its start: then none.
+SPIKETRAP_ALWAYS_INLINE uint64_t sinceStart(const Frame &F, uint64_t End) {
+  return End > F.Start ? End - F.Start : 0;
+}
+
 // The frame at Depth - 1 was left without an exit hook (a longjmp, or an
 // exception through a patchable site or uninstrumented code): a call that
 // had run over its threshold by Now is a spike all the same.
 void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
+  payOwedShift(T, Depth);
   const Frame &F = T.Frames[Depth - 1];
-  uint64_t Dur = Now - F.Start;
+  uint64_t Dur = sinceStart(F, Now);
   if (Dur > resolvedThreshold(F.Threshold))
     spike(T, Depth, Now, /*Unwound=*/true);
   chargeParent(T, Depth, Dur);
@@ -202,8 +209,8 @@ SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
 // descriptors with flags (thresholds of their own: SPIKETRAP_DESC_EXTENDED).
 // Late: from a late probe, which times a switched-off call from its slow
 // path on. Returns whether the call is timed (a frame pushed).
-SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
-                                  void *Addr, bool Late = false) {
+SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D, void *Addr,
+                                  bool Late = false) {
   // Switched off by adaptive mode (code built without the inline check, or
   // a site not rewritten yet).
   spiketrap_state *S = __spiketrap_desc_state(D);
@@ -240,8 +247,8 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
   // With the runtime's own bits (runListApply, on another thread); of the
   // descriptor's, the hooks act on the low 16 (the top ones count callees).
-  uint32_t Flags = uint16_t(D->flags) |
-                   __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
+  uint32_t Flags =
+      uint16_t(D->flags) | __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
   applyListed(F, Flags);
   // The thread's body, its start routine known only now: never a spike.
   if (First && !Depth && atThreadRoot(T, Addr))
@@ -279,7 +286,7 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
   uint32_t Depth = T.Depth;
   if (Depth > kMaxDepth)
     Depth = dropOverflow(T, Depth, Addr, /*Entry=*/false);
-  if (Depth > kMaxDepth) { // this call was counted, not pushed
+  if (Depth > kMaxDepth) {        // this call was counted, not pushed
     if (Addr == T.OverflowAddr) { // the first of them: those past it are gone
       __atomic_store_n(&T.Lost, T.Lost + (Depth - kMaxDepth - 1),
                        __ATOMIC_RELAXED);
@@ -292,9 +299,10 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
   for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr; --Depth)
     closeDeadFrame(T, Depth, End);
   if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
+    payOwedShift(T, Depth);
     const Frame &F = T.Frames[Depth - 1];
     uint64_t Thr = resolvedThreshold(F.Threshold);
-    uint64_t Dur = End - F.Start;
+    uint64_t Dur = sinceStart(F, End);
     // Counted for adaptive mode as on the fast path.
     if (Dur * kCloseRatio > Thr)
       countNear(const_cast<spiketrap_desc *>(F.Desc));
@@ -318,7 +326,8 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
 SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
                                  uint32_t Depth, uint64_t End, uint64_t Thr) {
   countNear(D);
-  uint64_t Dur = End - T.Frames[Depth - 1].Start;
+  payOwedShift(T, Depth);
+  uint64_t Dur = sinceStart(T.Frames[Depth - 1], End);
   if (Dur > Thr)
     spike(T, Depth, End);
   chargeParent(T, Depth, Dur);

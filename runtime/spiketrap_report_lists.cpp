@@ -38,7 +38,10 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out) {
     const FunctionStats &S = M.function(F);
     // Most of its calls, not a rare one: that is its normal cost. Its own
     // cost: spikes it took only because a callee did are the callee's.
-    if (S.CulpritSpikes * 2 <=
+    // Code never instrumented (a signal handler the runtime timed) takes
+    // no list entry.
+    if (madeForSymbol(S.Desc) ||
+        S.CulpritSpikes * 2 <=
         __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
                         __ATOMIC_RELAXED))
       continue;

@@ -9,6 +9,9 @@ void signalInit();
 // In a forked child: the handler table's lock is made anew (another thread
 // of the parent may have held it at the fork).
 void signalAfterForkChild();
+// Before a report (never in a crash: it reads object files): the
+// descriptors made for handlers the trampoline timed get their names.
+void nameSignalHandlers();
 
 } // namespace __spiketrap
 
