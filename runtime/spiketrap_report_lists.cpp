@@ -42,8 +42,8 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out) {
     // no list entry.
     if (madeForSymbol(S.Desc) ||
         S.CulpritSpikes * 2 <=
-        __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
-                        __ATOMIC_RELAXED))
+            __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
+                            __ATOMIC_RELAXED))
       continue;
     // 25% above its worst, so the next run reports only what is unusual.
     Out[N++] = {F, niceAbove(S.WorstNs + S.WorstNs / 4)};

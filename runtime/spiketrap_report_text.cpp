@@ -86,6 +86,13 @@ void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
   }
   if (M.wholeRun(Row.Worst))
     B.format(" (whole run)");
+  // Run by a signal handler: the handler's own time, not its caller's.
+  if (int Sig = M.record(Row.Worst).Signo) {
+    if (const char *N = sigabbrev_np(Sig))
+      B.format(" (SIG{} handler)", N);
+    else
+      B.format(" (signal {} handler)", Sig);
+  }
   size_t Levels = Row.Blamed != Row.Fn, Outer = Row.Worst;
   for (size_t P = Row.Worst; P != kNone; P = M.parent(P))
     ++Levels, Outer = P;
@@ -263,7 +270,8 @@ void printKernel(Buffer &B, const SpikeRecord &O, uint32_t L) {
   const char *AtLeast = K.LowerBound ? "at least " : "";
   const char *Sep = "        kernel: ";
   if (Faults) {
-    B.format("{}{}{} page fault{}", Sep, AtLeast, Faults, Faults == 1 ? "" : "s");
+    B.format("{}{}{} page fault{}", Sep, AtLeast, Faults,
+             Faults == 1 ? "" : "s");
     if (K.MajorFaults)
       B.format(" ({} major)", K.MajorFaults);
     Sep = "; ";
@@ -325,7 +333,8 @@ void printCulprit(Buffer &B, const ReportModel &M, size_t I,
                   unsigned Indent = 2) {
   const SpikeRecord &R = M.record(I);
   const SampledStats &S = R.Sampled;
-  if (!M.sampledCulprit(I)) // in its own code, or no one callee: it is the culprit
+  if (!M.sampledCulprit(
+          I)) // in its own code, or no one callee: it is the culprit
     return;
   // Most of them found the thread blocked: it waited there, in a call the
   // runtime does not time as a wait.

@@ -287,6 +287,12 @@ void signalInit() { realSignal(); }
 
 void signalAfterForkChild() { TableLock.reset(); }
 
+bool signalHandlerDesc(const spiketrap_desc *D) {
+  auto P = reinterpret_cast<uintptr_t>(D);
+  return P >= uintptr_t(&HandlerDescs[0]) &&
+         P < uintptr_t(&HandlerDescs[kMaxHandlers]);
+}
+
 namespace {
 void copyCut(char *Out, size_t Size, const char *In) {
   size_t N = strnlen(In, Size - 1);

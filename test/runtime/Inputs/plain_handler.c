@@ -6,5 +6,5 @@ volatile int PlainSlow;
 
 void plain_handler(int Sig) {
   (void)Sig;
-  spin_ns(PlainSlow ? 40000000 : 1000);
+  spin_ns(PlainSlow ? 150000000 : 1000);
 }
