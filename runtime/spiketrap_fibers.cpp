@@ -185,9 +185,8 @@ void resumed(ThreadState &T) {
 // function, then uc_link's frames back before glibc resumes uc_link. The
 // function is called as makecontext does, with up to 8 integer arguments
 // whatever its declared type (-fsanitize=function would object).
-__attribute__((no_sanitize("function"))) void
-fiberStart(long Ctx, long A0, long A1, long A2, long A3, long A4, long A5,
-           long A6, long A7) {
+__attribute__((no_sanitize("function"))) void fiberStart(long Ctx, long A0, long A1, long A2, long A3, long A4, long A5,
+                long A6, long A7) {
   ThreadState &T = threadState;
   if (T.Status == StatusBusy) // switched to by __spiketrap_swapcontext
     resumed(T);

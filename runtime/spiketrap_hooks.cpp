@@ -12,11 +12,11 @@
 // stored last. A frame stays covered until its spike is recorded.
 //
 //===----------------------------------------------------------------------===//
-#include "spiketrap_hooks.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_hooks.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
@@ -209,8 +209,8 @@ SPIKETRAP_NOINLINE void switchOffForRun(spiketrap_desc *D) {
 // descriptors with flags (thresholds of their own: SPIKETRAP_DESC_EXTENDED).
 // Late: from a late probe, which times a switched-off call from its slow
 // path on. Returns whether the call is timed (a frame pushed).
-SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D, void *Addr,
-                                  bool Late = false) {
+SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D,
+                                  void *Addr, bool Late = false) {
   // Switched off by adaptive mode (code built without the inline check, or
   // a site not rewritten yet).
   spiketrap_state *S = __spiketrap_desc_state(D);
@@ -247,8 +247,8 @@ SPIKETRAP_NOINLINE bool enterSlow(ThreadState &T, spiketrap_desc *D, void *Addr,
   Frame &F = beginFrame(T, D, Depth, /*Own=*/true);
   // With the runtime's own bits (runListApply, on another thread); of the
   // descriptor's, the hooks act on the low 16 (the top ones count callees).
-  uint32_t Flags =
-      uint16_t(D->flags) | __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
+  uint32_t Flags = uint16_t(D->flags) |
+                   __atomic_load_n(&S->run_flags, __ATOMIC_RELAXED);
   applyListed(F, Flags);
   // The thread's body, its start routine known only now: never a spike.
   if (First && !Depth && atThreadRoot(T, Addr))
@@ -286,7 +286,7 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
   uint32_t Depth = T.Depth;
   if (Depth > kMaxDepth)
     Depth = dropOverflow(T, Depth, Addr, /*Entry=*/false);
-  if (Depth > kMaxDepth) {        // this call was counted, not pushed
+  if (Depth > kMaxDepth) { // this call was counted, not pushed
     if (Addr == T.OverflowAddr) { // the first of them: those past it are gone
       __atomic_store_n(&T.Lost, T.Lost + (Depth - kMaxDepth - 1),
                        __ATOMIC_RELAXED);

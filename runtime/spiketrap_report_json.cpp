@@ -124,8 +124,8 @@ void writeRun(Buffer &B, const ReportModel &M) {
            "\"calls_past_max_depth\":{},\"calls_past_max_depth_lost\":{},"
            "\"frames\":{}}},",
            S.Recorded, S.Hangs, S.Dropped, S.Replaced, T.Calls, T.Threads,
-           T.Overflows, T.Lost,
-           __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
+           T.Overflows,
+           T.Lost, __atomic_load_n(&frameNumber, __ATOMIC_RELAXED));
   static const char *const Preemption[] = {"none", "run_delay",
                                            "kernel_events"};
   B.format("\"preemption\":\"{}\",", Preemption[int(preemptionSource())]);
@@ -234,19 +234,23 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
     B.push_back(']');
   }
   if (R.Sampled.Samples) { // sample=: where the samples agree it went
-    B.format(",\"sampled\":{{\"samples\":{},\"culprit\":", R.Sampled.Samples);
+    B.format(",\"sampled\":{{\"samples\":{},\"culprit\":",
+             R.Sampled.Samples);
     if (const spiketrap_desc *C = M.sampledCulprit(I))
       B.format("{},\"agree\":{},\"blocked\":{},\"start_ns\":{},"
                "\"estimated_ns\":{},\"seen_ns\":{}",
                M.functionId(C), R.Sampled.Agree, R.Sampled.Blocked,
-               sampledStartNs(R), sampledEstimateNs(R), sampledSeenNs(R));
+               sampledStartNs(R),
+               sampledEstimateNs(R),
+               sampledSeenNs(R));
     else
       B.format("null");
     B.push_back('}');
   }
   { // what the report blames this spike's time on (the model decides)
     const Blame &C = M.blame(I);
-    static const char *const How[] = {"own", "waits", "sampled", "preempted"};
+    static const char *const How[] = {"own", "waits", "sampled",
+                                      "preempted"};
     B.format(",\"culprit\":{{\"function\":{},\"how\":\"{}\",\"spike\":{}}}",
              M.functionId(C.Desc), How[int(C.How)], C.Spike);
   }
@@ -257,11 +261,10 @@ void writeSpike(Buffer &B, const ReportModel &M, size_t I) {
   if (M.wholeRun(I)) // the program's driver rather than a spike
     B.format(",\"whole_run\":true");
   if (R.LongestWaitDesc) { // the longest wait in the C library inside it
-    B.format(
-        ",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}{}}}",
-        waitCallName(R.LongestWaitCall), longestWaitNs(R),
-        M.functionId(R.LongestWaitDesc),
-        R.LongestWaitIdle ? ",\"idle\":true" : "");
+    B.format(",\"longest_wait\":{{\"call\":\"{}\",\"ns\":{},\"function\":{}{}}}",
+             waitCallName(R.LongestWaitCall), longestWaitNs(R),
+             M.functionId(R.LongestWaitDesc),
+             R.LongestWaitIdle ? ",\"idle\":true" : "");
     if (R.WaitLowerBound)
       B.format(",\"wait_lower_bound\":true");
   }

@@ -270,8 +270,7 @@ void printKernel(Buffer &B, const SpikeRecord &O, uint32_t L) {
   const char *AtLeast = K.LowerBound ? "at least " : "";
   const char *Sep = "        kernel: ";
   if (Faults) {
-    B.format("{}{}{} page fault{}", Sep, AtLeast, Faults,
-             Faults == 1 ? "" : "s");
+    B.format("{}{}{} page fault{}", Sep, AtLeast, Faults, Faults == 1 ? "" : "s");
     if (K.MajorFaults)
       B.format(" ({} major)", K.MajorFaults);
     Sep = "; ";
@@ -333,8 +332,7 @@ void printCulprit(Buffer &B, const ReportModel &M, size_t I,
                   unsigned Indent = 2) {
   const SpikeRecord &R = M.record(I);
   const SampledStats &S = R.Sampled;
-  if (!M.sampledCulprit(
-          I)) // in its own code, or no one callee: it is the culprit
+  if (!M.sampledCulprit(I)) // in its own code, or no one callee: it is the culprit
     return;
   // Most of them found the thread blocked: it waited there, in a call the
   // runtime does not time as a wait.

@@ -345,8 +345,8 @@ SPIKETRAP_MINSIZE_BEGIN
 SPIKETRAP_INTERPOSE int sigaction(int Sig, const struct sigaction *Act,
                                   struct sigaction *Old) {
   bool Valid = Sig > 0 && Sig < NSIG;
-  bool Wrap =
-      Act && Valid && Act->sa_handler != SIG_IGN && Act->sa_handler != SIG_DFL;
+  bool Wrap = Act && Valid && Act->sa_handler != SIG_IGN &&
+              Act->sa_handler != SIG_DFL;
   if (Act && Valid) // the program's action on the sampling signal is its own
     samplerSignalTaken(Sig);
   // glibc fills only the kernel's part of a mask: the rest of what we copy
@@ -386,8 +386,8 @@ SPIKETRAP_INTERPOSE int sigaction(int Sig, const struct sigaction *Act,
 SPIKETRAP_INTERPOSE sighandler_t signal(int Sig, sighandler_t Handler) {
   SignalFn Real = realSignal();
   bool Valid = Sig > 0 && Sig < NSIG;
-  bool Wrap =
-      Valid && Handler != SIG_IGN && Handler != SIG_DFL && Handler != SIG_ERR;
+  bool Wrap = Valid && Handler != SIG_IGN && Handler != SIG_DFL &&
+              Handler != SIG_ERR;
   if (Valid && Handler != SIG_ERR)
     samplerSignalTaken(Sig);
   TableGuard Guard;

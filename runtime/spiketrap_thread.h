@@ -126,7 +126,7 @@ struct ThreadState {
   // The kernel's name, read at registration and kept by pthread_setname_np
   // (atomically, a word at a time: hence the alignment).
   alignas(8) char KernelName[16];
-  unsigned long Self; // pthread_self(), to find the thread by handle
+  unsigned long Self;  // pthread_self(), to find the thread by handle
   // Owned by the hang watchdog (spiketrap_watchdog.cpp), never by the hooks.
   struct {
     uint64_t Calls, Depth, Since; // last seen, and when they last changed

@@ -369,15 +369,16 @@ uint64_t overlap(const WaitCopy &W, uint64_t From, uint64_t To) {
 
 } // namespace
 
-void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N, uint64_t End,
-              bool MainThread, WaitSummary &Out) {
+void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
+              uint64_t End, bool MainThread, WaitSummary &Out) {
   Out = {0, nullptr, WaitNone, false, false};
   for (uint32_t L = 0; L < N; ++L)
     Level[L].WaitTicks = Level[L].IdleTicks = 0;
   if (!N)
     return;
   uint64_t Top = Level[N - 1].Start;
-  Out.LowerBound = __atomic_load_n(&T.Waits.Evicted, __ATOMIC_RELAXED) > Top;
+  Out.LowerBound =
+      __atomic_load_n(&T.Waits.Evicted, __ATOMIC_RELAXED) > Top;
   WaitCopy W[kWaitSlots];
   uint32_t NumWaits = copyWaits(T, Level[0].Start, W);
   uint32_t R = 0;
@@ -423,8 +424,8 @@ uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
     ++R;
   uint64_t RThreshold = 0;
   if (R < Depth)
-    RThreshold =
-        T.Frames[R].Threshold ? T.Frames[R].Threshold : globalThresholdTicks;
+    RThreshold = T.Frames[R].Threshold ? T.Frames[R].Threshold
+                                        : globalThresholdTicks;
   WaitCopy W[kWaitSlots];
   // Waits before the top frame's start still tell what the outer call ran.
   uint32_t N = copyWaits(T, R < Depth ? T.Frames[R].Start : Top.Start, W);
@@ -496,9 +497,8 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   for (long &V : A)
     V = va_arg(Ap, long);
   va_end(Ap);
-  auto Real =
-      reinterpret_cast<long (*)(long, long, long, long, long, long, long)>(
-          realFn(Wait_syscall));
+  auto Real = reinterpret_cast<long (*)(long, long, long, long, long, long,
+                                        long)>(realFn(Wait_syscall));
   WaitScope W;
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);
