@@ -13,7 +13,7 @@ bool contextLive(const SignalContext &C, uintptr_t Addr) {
 
 } // namespace
 
-uint32_t signalFloor(ThreadState &T, uintptr_t Addr) {
+uint32_t signalFloorSlow(ThreadState &T, uintptr_t Addr) {
   uint32_t N = T.NumSignals;
   // Left by siglongjmp: it ran until now, as far as anyone knows.
   for (; N && !contextLive(T.Signals[N - 1], Addr); --N)

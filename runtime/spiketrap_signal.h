@@ -26,8 +26,12 @@ namespace __spiketrap {
 
 // Drops the contexts of handlers that are no longer running, judged by Addr,
 // an activation running now. Returns the depth below which frames must stay:
-// the innermost live handler's floor, or 0.
-uint32_t signalFloor(ThreadState &T, uintptr_t Addr);
+// the innermost live handler's floor, or 0. Outside handlers (the hooks'
+// slow paths, every exit with recent_calls=) it costs a load and a test.
+uint32_t signalFloorSlow(ThreadState &T, uintptr_t Addr);
+SPIKETRAP_ALWAYS_INLINE uint32_t signalFloor(ThreadState &T, uintptr_t Addr) {
+  return SPIKETRAP_LIKELY(!T.NumSignals) ? 0 : signalFloorSlow(T, Addr);
+}
 
 // A handler ran from Start to End on T: the Floor frames it interrupted
 // and the Outer handlers running below it start later by its time. Top: the
