@@ -92,7 +92,9 @@ struct HandlerDesc {
 };
 HandlerDesc HandlerDescs[kMaxHandlers];
 
-// Fn's descriptor, made if needed (table lock held), or null when full.
+// Makes a descriptor for the handler Fn, unless it has one or the table is
+// full (then the trampoline times it for the interrupted code only). Under
+// the table lock.
 void makeHandlerDesc(uintptr_t Fn) {
   for (HandlerDesc &E : HandlerDescs) {
     uintptr_t Have = __atomic_load_n(&E.Fn, __ATOMIC_ACQUIRE);
