@@ -16,6 +16,7 @@
 #include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_crash.h"
+#include "spiketrap_report_signal.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
@@ -96,6 +97,8 @@ HandlerDesc HandlerDescs[kMaxHandlers];
 // full (then the trampoline times it for the interrupted code only). Under
 // the table lock.
 void makeHandlerDesc(uintptr_t Fn) {
+  if (reportSignalHandlerIs(Fn))
+    return;
   for (HandlerDesc &E : HandlerDescs) {
     uintptr_t Have = __atomic_load_n(&E.Fn, __ATOMIC_ACQUIRE);
     if (Have == Fn)
