@@ -109,11 +109,27 @@ void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
   chargeParent(T, Depth, Dur);
 }
 
+// Handlers left by siglongjmp (their contexts judged by Addr, an activation
+// running now): their frames are closed first, while their contexts still
+// mark their spikes as run in a handler; signalFloor then drops the
+// contexts. Returns the new depth.
+uint32_t closeLeftHandlers(ThreadState &T, uint32_t Depth, uintptr_t Addr,
+                           uint64_t Now) {
+  for (uint32_t N = T.NumSignals;
+       N && Depth <= kMaxDepth && !signalContextLive(T.Signals[N - 1], Addr);
+       --N)
+    for (; Depth > T.Signals[N - 1].Floor; --Depth)
+      closeDeadFrame(T, Depth, Now);
+  return Depth;
+}
+
 // A frame on top whose activation lies at or below ours has been left
 // without an exit hook: close it, but never a frame of code a signal
 // handler interrupted. Returns the new depth.
 SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
                                            uintptr_t Addr) {
+  if (T.NumSignals)
+    Depth = closeLeftHandlers(T, Depth, Addr, now());
   uint32_t Floor = signalFloor(T, Addr);
   uint64_t Now = now();
   for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr; --Depth)
@@ -295,6 +311,8 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     T.Depth = Depth - 1;
     return;
   }
+  if (T.NumSignals)
+    Depth = closeLeftHandlers(T, Depth, Addr, End);
   uint32_t Floor = signalFloor(T, Addr);
   for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr; --Depth)
     closeDeadFrame(T, Depth, End);

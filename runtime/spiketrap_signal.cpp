@@ -4,19 +4,16 @@
 
 namespace __spiketrap {
 
-namespace {
-bool contextLive(const SignalContext &C, uintptr_t Addr) {
+bool signalContextLive(const SignalContext &C, uintptr_t Addr) {
   if (C.AltHi) // on an alternate stack: live while activations are on it
     return Addr >= C.AltLo && Addr < C.AltHi;
   return Addr < C.Base; // same stack: the handler's frames are below ours
 }
 
-} // namespace
-
 uint32_t signalFloorSlow(ThreadState &T, uintptr_t Addr) {
   uint32_t N = T.NumSignals;
   // Left by siglongjmp: it ran until now, as far as anyone knows.
-  for (; N && !contextLive(T.Signals[N - 1], Addr); --N)
+  for (; N && !signalContextLive(T.Signals[N - 1], Addr); --N)
     keepHandlerTimeApart(T, T.Signals[N - 1].Floor, N - 1, T.SignalStart[N - 1],
                          now(), false);
   T.NumSignals = N;

@@ -29,6 +29,10 @@ namespace __spiketrap {
 // the innermost live handler's floor, or 0. Outside handlers (the hooks'
 // slow paths, every exit with recent_calls=) it costs a load and a test.
 uint32_t signalFloorSlow(ThreadState &T, uintptr_t Addr);
+// Whether the handler of context C still runs, judged by Addr, an
+// activation running now (on its stack: below its trampoline, or on its
+// alternate stack).
+bool signalContextLive(const SignalContext &C, uintptr_t Addr);
 SPIKETRAP_ALWAYS_INLINE uint32_t signalFloor(ThreadState &T, uintptr_t Addr) {
   return SPIKETRAP_LIKELY(!T.NumSignals) ? 0 : signalFloorSlow(T, Addr);
 }

@@ -35,8 +35,8 @@
 // (SA_ONSTACK). Nested: the SIGUSR2 handler that spikes inside the SIGUSR1
 // one is its own spike, and neither the SIGUSR1 handler nor frame_work is
 // late by it. A handler that leaves by siglongjmp: its time is still not
-// frame_work's (its spike, closed at the next hook, is not marked as in a
-// handler: the handler's context is gone by then).
+// frame_work's, and its spike, closed at the next hook, is still marked as
+// run in the handler.
 
 #include "../Inputs/spin.h"
 #include <setjmp.h>
@@ -142,4 +142,10 @@ int main(int Argc, char **Argv) {
 // NESTED: spiketrap: 1 spikes,
 
 // LONGJMP: spike: {{.*}} in on_usr1 ({{.*}}signal-handler-spike.c:{{[0-9]+}})
+// LONGJMP-NEXT: thread main {{.*}} in a SIGUSR1 handler
+// LONGJMP-NEXT: #0 main
+// LONGJMP-NEXT: #1 frame_work
+// LONGJMP-NEXT: -- SIGUSR1 handler --
+// LONGJMP-NEXT: #2 on_usr1
+// LONGJMP-NEXT: left by an exception or longjmp
 // LONGJMP: spiketrap: 1 spikes,
