@@ -1247,11 +1247,32 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
 // own frame: the runtime's frames lie inside the spiking call's
 // activation), so the frames read as a sample's do. With unwind tables on
 // the way (the hooks, the recorder, the trampolines): ~0.3 us a frame.
+namespace {
+// This thread's last walk: its spiking level, the floor it started from,
+// that call's start and the floor level's activation. A caller open then
+// whose spike comes after (the same activation: it started before and is
+// open still) has its frames in that deeper spike's record, which the
+// report shows it as a level of: no second walk (a leaf's spike and its
+// callers' cost one). The floor's activation tells a fiber's stack of
+// calls from another's (spiketrap_fibers.cpp swaps them).
+struct LastWalk {
+  uint32_t Level, Floor;
+  uint64_t Start, FloorStart;
+  const spiketrap_desc *FloorDesc;
+};
+__thread LastWalk Walked;
+} // namespace
+
 uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
                      uint32_t N) {
   uint32_t Floor = sampleFloor(T);
   if (!__atomic_load_n(&UnwindReady, __ATOMIC_ACQUIRE) || Level < Floor ||
       Level >= T.Depth || Level >= kMaxDepth)
+    return N;
+  const LastWalk &L = Walked;
+  if (L.Level > Level && L.Floor <= Floor && T.Frames[Level].Start <= L.Start &&
+      T.Frames[L.Floor].Desc == L.FloorDesc &&
+      T.Frames[L.Floor].Start == L.FloorStart)
     return N;
   // The culprit chain (below the call) stays; what is above it is replaced.
   uint32_t Culprit = 0;
@@ -1302,6 +1323,8 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
   }
   if (!Above)
     return N; // more than kSampleFrames frames above it
+  Walked = {Level, Floor, K.Start, T.Frames[Floor].Start,
+            T.Frames[Floor].Desc};
   if (Above + Culprit > kMaxSampled)
     Culprit = kMaxSampled - Above;
   memmove(Out + Above, Out + N - Culprit, Culprit * sizeof(SampledFrame));
