@@ -1340,6 +1340,12 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
     Out[I] = {F.Fn, F.Desc, At,
               F.Desc ? uint32_t(SampledActivation | SampledTimed) : 0};
   }
+  // A patched site's trampoline calls the exit hook once the function's
+  // code returned: the activation reads as a sample's (the function's
+  // code, merged with its trampoline), or its callee below would read as
+  // the function's own body.
+  if (uintptr_t Entry = uintptr_t(__spiketrap_desc_entry(K.Desc)))
+    Out[Above - 1].Fn = Entry;
   return Above + Culprit;
 }
 
