@@ -111,6 +111,16 @@ uint64_t LateTicks;
 uint32_t Epoch; // samplerForgetSamples calls
 uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
 uint64_t UnwindFaults;             // samples whose unwinding faulted
+uint64_t StackSkips; // ticks skipped for want of room on an alternate stack
+// The handler runs on the thread's own stack (it is installed without
+// SA_ONSTACK: a program's 8 KiB sigaltstack cannot hold a signal frame of
+// 3.4 KiB with AVX-512 and an unwinding). Only inside a program's handler
+// that runs on its alternate stack does it land there: it ticks only with
+// this much room below it (measured: ~5.7 KiB a sample with its unwinding),
+// and such a handler holds our signal back while it runs unless the stack
+// has room for a signal frame besides (samplerHandlerOnAltStack).
+constexpr uintptr_t kStackNeed = 16 << 10;
+uintptr_t FrameNeed; // a signal frame on this CPU, from AT_MINSIGSTKSZ
 // While this thread's sample unwinds: where a fault in the unwinder goes
 // back to (samplerFaultGuard).
 __thread sigjmp_buf *UnwindGuard;
@@ -501,6 +511,19 @@ uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
   return Ns > kMinTickNs ? Ns : kMinTickNs;
 }
 
+// Whether there are Extra bytes and a tick's worth of room below Sp, on
+// T's innermost program handler's alternate stack if Sp is on it (anywhere
+// else: the thread's own stack, which is not ours to judge).
+bool roomOnAltStack(const ThreadState &T, uintptr_t Sp, uintptr_t Extra) {
+  uint32_t N = T.NumSignals;
+  if (!N || N > kMaxSignalNesting)
+    return true;
+  const SignalContext &C = T.Signals[N - 1];
+  if (!C.AltLo || Sp < C.AltLo || Sp >= C.AltHi)
+    return true;
+  return Sp - C.AltLo >= kStackNeed + Extra;
+}
+
 void handler(int Sig, siginfo_t *Info, void *Uctx) {
   if (!Info || (Info->si_value.sival_ptr != &Cookie[0] &&
                 Info->si_value.sival_ptr != &Cookie[1]))
@@ -511,6 +534,7 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
     return;
   int Saved = errno;
   __atomic_store_n(&B->Ticks, B->Ticks + 1, __ATOMIC_RELAXED);
+  bool Room = roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0);
   if (Info->si_code == SI_QUEUE && Info->si_value.sival_ptr == &Cookie[0])
     __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
   // Against samplerSignalTaken: it clears SampleSig, then waits for
@@ -525,6 +549,8 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
     uint64_t Next = 0;
     if (T.WaitsForSignals)
       Next = 0;
+    else if (!Room) // not even a tick's bookkeeping: the next may have room
+      Next = kTickNs, __atomic_fetch_add(&StackSkips, 1, __ATOMIC_RELAXED);
     else if (!T.InWait)
       Next = tick(T, *B, Uctx), B->WaitTicks = 0;
     else if (++B->WaitTicks < 2)
@@ -703,6 +729,10 @@ bool samplerInit() {
   }
   Pid = uint32_t(getpid());
   Uid = uint32_t(getuid());
+  // The kernel's minimum for a signal frame (with AVX-512 ~3.4 KiB; 0 on
+  // kernels before 5.14: 2 KiB is the old MINSIGSTKSZ), and its alignment.
+  FrameNeed = uintptr_t(getauxval(AT_MINSIGSTKSZ));
+  FrameNeed = (FrameNeed > 2048 ? FrameNeed : 2048) + 1024;
   PeriodTicks = nsToTicks(kPeriodNs);
   TickTicks = nsToTicks(kTickNs);
   MaxTickTicks = nsToTicks(kMaxTickNs);
@@ -721,7 +751,8 @@ bool samplerInit() {
   // programs hand them out from SIGRTMIN up).
   struct sigaction Ours = {};
   Ours.sa_sigaction = handler;
-  Ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  // Not SA_ONSTACK: the thread's own stack (kStackNeed says why).
+  Ours.sa_flags = SA_SIGINFO | SA_RESTART;
   sigfillset(&Ours.sa_mask);
   // A fault in the handler's unwinding must reach a handler
   // (samplerFaultGuard): blocked, the kernel would kill the process.
@@ -885,7 +916,17 @@ SamplerStats samplerStats() {
   for (uint32_t I = 0; I < N; ++I)
     Ticks += __atomic_load_n(&AllBuffers[I]->Ticks, __ATOMIC_RELAXED);
   return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent, N,
-          Ticks, __atomic_load_n(&UnwindFaults, __ATOMIC_RELAXED)};
+          Ticks, __atomic_load_n(&UnwindFaults, __ATOMIC_RELAXED),
+          __atomic_load_n(&StackSkips, __ATOMIC_RELAXED)};
+}
+
+void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp) {
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
+  if (!Sig || roomOnAltStack(T, Sp, FrameNeed))
+    return;
+  // Held back until the handler returns (its sigreturn restores the mask).
+  uint64_t Set = 1ull << (Sig - 1);
+  sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), 0, sizeof(Set));
 }
 
 void samplerFaultGuard(int Sig) {

@@ -178,9 +178,15 @@ void samplerSignalTaken(int Sig);
 
 // verbosity=1: what sampling did, for the watcher's line at exit.
 struct SamplerStats {
-  uint64_t Samples, Kicks, Buffers, Ticks, UnwindFaults;
+  uint64_t Samples, Kicks, Buffers, Ticks, UnwindFaults, StackSkips;
 };
 SamplerStats samplerStats();
+
+// A program's handler starts on T's alternate stack, at Sp (the
+// trampoline, after recording its SignalContext): where that stack has no
+// room for our signal's frame and a tick, the signal is held back until the
+// handler returns.
+void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp);
 
 // From the handler of SIGSEGV or SIGBUS (the program's, through our
 // trampoline, or the crash report's), first: if this thread faulted while

@@ -145,9 +145,11 @@ void printStats() {
   SamplerStats S = samplerStats();
   logLine("watcher: {} looks, {} us of CPU; {} samples in {} ticks of the "
           "threads, {} signals to start them, {} sample buffers, {} samples "
-          "dropped for unwind tables that faulted",
+          "dropped for unwind tables that faulted, {} ticks skipped for "
+          "want of room on an alternate signal stack",
           Looks, uint64_t(Cpu.tv_sec) * 1000000 + uint64_t(Cpu.tv_nsec) / 1000,
-          S.Samples, S.Ticks, S.Kicks, S.Buffers, S.UnwindFaults);
+          S.Samples, S.Ticks, S.Kicks, S.Buffers, S.UnwindFaults,
+          S.StackSkips);
 }
 
 void startThread() {
