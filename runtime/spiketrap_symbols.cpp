@@ -407,39 +407,10 @@ bool isFunction(const ElfW(Sym) &S) {
 }
 } // namespace
 
-// The symbol of the function starting at (or containing) Fn: O's symbol
-// table, the dynamic symbols, then the GOT. Null when none.
-const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
-  if (O) {
-    if (!O->Tried)
-      mapObject(*O);
-    const char *Best = nullptr;
-    bool Exact = false, Global = false;
-    uintptr_t V = Fn - O->Bias;
-    for (size_t I = 0; I < O->NumSym; ++I) {
-      const ElfW(Sym) &S = O->Sym[I];
-      if (!isFunction(S) || S.st_name >= O->StrSize || V < S.st_value ||
-          V - S.st_value >= (S.st_size ? S.st_size : 1))
-        continue;
-      bool E = S.st_value == V, G = ELF64_ST_BIND(S.st_info) != STB_LOCAL;
-      // The one that starts there, a global one among aliases.
-      if (!Best || (E && !Exact) || (E == Exact && G && !Global)) {
-        Best = O->Str + S.st_name;
-        Exact = E;
-        Global = G;
-      }
-    }
-    if (Best && Best[0])
-      return Best;
-  }
-  Dl_info Info;
-  if (dladdr(reinterpret_cast<void *>(Fn), &Info) && Info.dli_sname &&
-      Info.dli_saddr == reinterpret_cast<void *>(Fn))
-    return Info.dli_sname;
-  // A function with no symbol of its own (the C library's string functions
-  // are chosen at load time: memset is __memset_avx2_unaligned_erms, a
-  // local symbol stripped from libc.so.6) still has the name the program
-  // called it by, in some object's GOT.
+// The name some object's GOT holds Fn's address under (the C library's
+// string functions are chosen at load time: memset is
+// __memset_avx2_unaligned_erms, a local symbol), or null.
+const char *Symbolizer::gotName(uintptr_t Fn) {
   for (size_t I = 0; I < NumObjects; ++I) {
     Object &G = Objects[I];
     if (!G.Tried)
@@ -469,6 +440,45 @@ const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
     }
   }
   return nullptr;
+}
+
+// The symbol of the function starting at (or containing) Fn: O's symbol
+// table, the dynamic symbols, then the GOT. Null when none. A local symbol
+// the program reached through a GOT entry (an IFUNC's choice, named in a
+// debug file) is named as the program called it.
+const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
+  if (O) {
+    if (!O->Tried)
+      mapObject(*O);
+    const char *Best = nullptr;
+    bool Exact = false, Global = false;
+    uintptr_t V = Fn - O->Bias;
+    for (size_t I = 0; I < O->NumSym; ++I) {
+      const ElfW(Sym) &S = O->Sym[I];
+      if (!isFunction(S) || S.st_name >= O->StrSize || V < S.st_value ||
+          V - S.st_value >= (S.st_size ? S.st_size : 1))
+        continue;
+      bool E = S.st_value == V, G = ELF64_ST_BIND(S.st_info) != STB_LOCAL;
+      // The one that starts there, a global one among aliases.
+      if (!Best || (E && !Exact) || (E == Exact && G && !Global)) {
+        Best = O->Str + S.st_name;
+        Exact = E;
+        Global = G;
+      }
+    }
+    if (Best && Best[0] && !Global && Exact)
+      if (const char *Called = gotName(Fn))
+        return Called;
+    if (Best && Best[0])
+      return Best;
+  }
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(Fn), &Info) && Info.dli_sname &&
+      Info.dli_saddr == reinterpret_cast<void *>(Fn))
+    return Info.dli_sname;
+  // A function with no symbol of its own (a local symbol stripped from
+  // libc.so.6) still has the name the program called it by.
+  return gotName(Fn);
 }
 
 // The descriptor of the function with a patched site whose code starts at

@@ -85,6 +85,7 @@ private:
   Entry *find(uintptr_t Fn);
   Object *objectOf(uintptr_t Fn);
   const char *rawName(uintptr_t Fn, Object *O);
+  const char *gotName(uintptr_t Fn);
   const spiketrap_desc *siteDescriptor(uintptr_t Fn, Object *O);
   const spiketrap_desc *byName(const char *Name) const;
   const spiketrap_desc *make(const char *Name, const char *File);
