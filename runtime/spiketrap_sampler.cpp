@@ -1366,6 +1366,13 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
     return N; // more than kSampleFrames frames above it
   Walked = {Level, Floor, K.Start, T.Frames[Floor].Start,
             T.Frames[Floor].Desc};
+  // Nothing between the timed levels and no culprit chain: no frames (the
+  // record stays as small as before).
+  bool Between = false;
+  for (uint32_t I = 0; I < Above && !Between; ++I)
+    Between = !S.F[(W.N - 1 - I) % kSampleFrames].Desc;
+  if (!Between && !Culprit)
+    return 0;
   if (Above + Culprit > kMaxSampled)
     Culprit = kMaxSampled - Above;
   memmove(Out + Above, Out + N - Culprit, Culprit * sizeof(SampledFrame));

@@ -126,6 +126,15 @@ bool Symbolizer::init(const spiketrap_desc *const *K, size_t N,
   for (size_t I = 0; I < N; ++I)
     if (K[I] && __spiketrap_desc_name(K[I]))
       Known[NumKnown++] = K[I];
+  // Each once (the records' levels repeat them): a cheap sort by address
+  // first, so the sort by name compares thousands of names, not millions.
+  sortBy(Known.begin(), Known.begin() + NumKnown,
+         [](const spiketrap_desc *A, const spiketrap_desc *B) { return A < B; });
+  size_t Unique = 0;
+  for (size_t I = 0; I < NumKnown; ++I)
+    if (!Unique || Known[Unique - 1] != Known[I])
+      Known[Unique++] = Known[I];
+  NumKnown = Unique;
   sortBy(Known.begin(), Known.begin() + NumKnown,
          [](const spiketrap_desc *A, const spiketrap_desc *B) {
            int C = strcmp(__spiketrap_desc_name(A), __spiketrap_desc_name(B));
