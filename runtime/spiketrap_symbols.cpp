@@ -570,9 +570,14 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
   if (Demangled)
     normalize(Demangled);
   const char *Shown = Demangled ? Demangled : Name.data();
-  // An instrumented function that ran untimed: its own descriptor.
+  // An instrumented function that ran untimed: its own descriptor (one
+  // timed in place, at -O0 with -spiketrap-switch=flag, has its own name:
+  // a descriptor of that name in the same object).
   if (Body || E.TimedPath)
     E.Desc = byName(Shown);
+  else if (const spiketrap_desc *D = byName(Shown);
+           D && O && objectOf(uintptr_t(D)) == O)
+    E.Desc = D;
   if (!E.Desc)
     E.Desc = make(Shown, File);
   free(Demangled);
