@@ -1310,6 +1310,11 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
   if (!__atomic_load_n(&UnwindReady, __ATOMIC_ACQUIRE) || Level < Floor ||
       Level >= T.Depth || Level >= kMaxDepth)
     return N;
+  // A spike in a program's handler on its small alternate stack: an
+  // unwinding there needs ~5 KiB more than the recorder's own (the samples
+  // keep the same room).
+  if (!roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0))
+    return N;
   const LastWalk &L = Walked;
   if (L.Level > Level && L.Floor <= Floor && T.Frames[Level].Start <= L.Start &&
       T.Frames[L.Floor].Desc == L.FloorDesc &&
