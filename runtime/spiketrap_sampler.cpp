@@ -710,8 +710,8 @@ bool samplerInit() {
       reinterpret_cast<const void *>(&siglongjmp),
       reinterpret_cast<const void *>(&setcontext),
       reinterpret_cast<const void *>(&swapcontext)};
-  static_assert(sizeof(Risky) / sizeof(Risky[0]) <= sizeof(Unsafe) /
-                                                        sizeof(Unsafe[0]));
+  static_assert(sizeof(Risky) / sizeof(Risky[0]) <=
+                sizeof(Unsafe) / sizeof(Unsafe[0]));
   for (const void *F : Risky)
     // Where the unwind tables start it (a PLT entry's: the PLT's). The
     // lookup is for a return address: one byte in.
@@ -1326,7 +1326,7 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
     ++Culprit;
   Sample S;
   Walk W = {&T, &S, 0, false, false, 0, 0, int32_t(Level), int32_t(Floor),
-            0, 0};
+            0,  0};
   // A sample taken meanwhile would take the fault guard (and a handler that
   // spikes would put it back as it found it).
   SampleBuffer *B = T.Samples;
@@ -1369,8 +1369,7 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
   }
   if (!Above)
     return N; // more than kSampleFrames frames above it
-  Walked = {Level, Floor, K.Start, T.Frames[Floor].Start,
-            T.Frames[Floor].Desc};
+  Walked = {Level, Floor, K.Start, T.Frames[Floor].Start, T.Frames[Floor].Desc};
   // Nothing between the timed levels and no culprit chain: no frames (the
   // record stays as small as before).
   bool Between = false;

@@ -128,8 +128,9 @@ bool Symbolizer::init(const spiketrap_desc *const *K, size_t N,
       Known[NumKnown++] = K[I];
   // Each once (the records' levels repeat them): a cheap sort by address
   // first, so the sort by name compares thousands of names, not millions.
-  sortBy(Known.begin(), Known.begin() + NumKnown,
-         [](const spiketrap_desc *A, const spiketrap_desc *B) { return A < B; });
+  sortBy(
+      Known.begin(), Known.begin() + NumKnown,
+      [](const spiketrap_desc *A, const spiketrap_desc *B) { return A < B; });
   size_t Unique = 0;
   for (size_t I = 0; I < NumKnown; ++I)
     if (!Unique || Known[Unique - 1] != Known[I])
@@ -225,10 +226,10 @@ const char *mapFile(const char *Path, size_t &Size) {
   if (Fd < 0)
     return nullptr;
   struct stat St;
-  void *P = fstat(Fd, &St) == 0 && S_ISREG(St.st_mode) && St.st_size > 0
-                ? mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE,
-                       Fd, 0)
-                : MAP_FAILED;
+  void *P =
+      fstat(Fd, &St) == 0 && S_ISREG(St.st_mode) && St.st_size > 0
+          ? mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE, Fd, 0)
+          : MAP_FAILED;
   close(Fd);
   if (P == MAP_FAILED)
     return nullptr;
@@ -238,8 +239,8 @@ const char *mapFile(const char *Path, size_t &Size) {
 
 // The first section of Type in the file Map (Size bytes) whose data is in
 // the file, and its linked string table's; false when none.
-bool symbolTable(const char *Map, size_t Size, const ElfW(Shdr) *Sh,
-                 size_t NumSh, uint32_t Type, const ElfW(Sym) *&Sym,
+bool symbolTable(const char *Map, size_t Size, const ElfW(Shdr) * Sh,
+                 size_t NumSh, uint32_t Type, const ElfW(Sym) * &Sym,
                  size_t &NumSym, const char *&Str, size_t &StrSize) {
   for (size_t I = 0; I < NumSh; ++I) {
     const ElfW(Shdr) &S = Sh[I];
@@ -257,9 +258,9 @@ bool symbolTable(const char *Map, size_t Size, const ElfW(Shdr) *Sh,
 
 // The section named Name, or null (names from the section header string
 // table, checked against the file).
-const ElfW(Shdr) *sectionNamed(const char *Map, size_t Size,
-                               const ElfW(Shdr) *Sh, size_t NumSh,
-                               const char *Name) {
+const ElfW(Shdr) * sectionNamed(const char *Map, size_t Size,
+                                const ElfW(Shdr) * Sh, size_t NumSh,
+                                const char *Name) {
   size_t Index = reinterpret_cast<const ElfW(Ehdr) *>(Map)->e_shstrndx;
   if (Index >= NumSh || !inFile(Sh[Index], Size))
     return nullptr;
@@ -276,7 +277,7 @@ const ElfW(Shdr) *sectionNamed(const char *Map, size_t Size,
 
 // The build ID of the file (its NT_GNU_BUILD_ID note), into Id; its length,
 // 0 when it has none.
-size_t buildId(const char *Map, size_t Size, const ElfW(Shdr) *Sh,
+size_t buildId(const char *Map, size_t Size, const ElfW(Shdr) * Sh,
                size_t NumSh, const uint8_t *&Id) {
   for (size_t I = 0; I < NumSh; ++I) {
     if (Sh[I].sh_type != SHT_NOTE || !inFile(Sh[I], Size))
@@ -332,7 +333,7 @@ template <typename Object> void readDebugFile(Object &O) {
     const char *Map = mapFile(B.data(), Size);
     if (!Map)
       return false;
-    const ElfW(Shdr) *Sh;
+    const ElfW(Shdr) * Sh;
     size_t NumSh;
     const uint8_t *Has = nullptr;
     if (sections(Map, Size, Sh, NumSh) &&
@@ -382,8 +383,8 @@ template <typename Object> void readDebugFile(Object &O) {
       B.format(".debug/");
     B.append(Name, Name + Len);
     // Not the object itself (a debug link to its own name, next to it).
-    bool Self = B.size() == strlen(O.Path) &&
-                memcmp(B.data(), O.Path, B.size()) == 0;
+    bool Self =
+        B.size() == strlen(O.Path) && memcmp(B.data(), O.Path, B.size()) == 0;
     if (!Self && Try(B, nullptr, 0, true, Crc))
       return;
   }

@@ -77,7 +77,7 @@ private:
     size_t DebugSize;
     const ElfW(Shdr) *Sh;
     size_t NumSh;
-    const ElfW(Sym) *Sym; // .symtab, the debug file's, else .dynsym
+    const ElfW(Sym) * Sym; // .symtab, the debug file's, else .dynsym
     size_t NumSym;
     const char *Str;
     size_t StrSize;
