@@ -84,6 +84,9 @@ uintptr_t VdsoLo, VdsoHi;
 // give them.
 uintptr_t Unsafe[10];
 uint32_t NumUnsafe;
+// The unwinder is set up and takes no lock (glibc 2.35 on): a spike's exit
+// may walk its own stack (framesAbove).
+bool UnwindReady;
 
 constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
 // A running thread's tick, the soonest one, and the ticks in a row with no
@@ -235,7 +238,8 @@ _Unwind_Reason_Code step(_Unwind_Context *C, void *P) {
   int Signal = 0;
   uintptr_t Ip = _Unwind_GetIPInfo(C, &Signal);
   uintptr_t Start = _Unwind_GetRegionStart(C);
-  if (!W.Found && Ip != W.Pc)
+  // Pc 0: from the walk's own caller out (a spike's exit, framesAbove).
+  if (!W.Found && W.Pc && Ip != W.Pc)
     return ++W.Before > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
   // Its frame, or one it called (the unwinder's install of a landing pad
   // rewrites its caller's saved registers), is not to be stepped out of.
@@ -682,16 +686,41 @@ bool underSanitizer() {
 } // namespace
 
 bool samplerInit() {
-  if (!flags.enabled || !flags.sample || !arch::kHasCounter)
+  if (!flags.enabled || !arch::kHasCounter)
     return false;
   // dlsym may call the program's (instrumented) malloc.
   RecursionGuard Guard;
   if (!lockFreeUnwinding()) {
-    if (flags.verbosity >= 1)
+    if (flags.verbosity >= 1 && flags.sample)
       logLine("sample=1: this C library is older than glibc 2.35 (unwind "
               "tables are looked up under the loader's lock); no sampling");
     return false;
   }
+  // The unwinder's one-time set-up (and its lazy bindings) now, not in a
+  // handler; a spike's exit walks its stack with sample=0 too (framesAbove).
+  int Frames = 0;
+  _Unwind_Backtrace(countFrames, &Frames);
+  const void *const Risky[] = {
+      reinterpret_cast<const void *>(&_Unwind_RaiseException),
+      reinterpret_cast<const void *>(&_Unwind_Resume),
+      reinterpret_cast<const void *>(&_Unwind_Resume_or_Rethrow),
+      reinterpret_cast<const void *>(&_Unwind_ForcedUnwind),
+      reinterpret_cast<const void *>(&longjmp),
+      reinterpret_cast<const void *>(&_longjmp),
+      reinterpret_cast<const void *>(&siglongjmp),
+      reinterpret_cast<const void *>(&setcontext),
+      reinterpret_cast<const void *>(&swapcontext)};
+  static_assert(sizeof(Risky) / sizeof(Risky[0]) <=
+                sizeof(Unsafe) / sizeof(Unsafe[0]));
+  for (const void *F : Risky)
+    // Where the unwind tables start it (a PLT entry's: the PLT's). The
+    // lookup is for a return address: one byte in.
+    if (void *S = _Unwind_FindEnclosingFunction(
+            const_cast<char *>(static_cast<const char *>(F)) + 1))
+      Unsafe[NumUnsafe++] = uintptr_t(S);
+  __atomic_store_n(&UnwindReady, true, __ATOMIC_RELEASE);
+  if (!flags.sample)
+    return false;
   if (underSanitizer()) {
     if (flags.verbosity >= 1)
       logLine("sample=1: a sanitizer's interceptors have the waiting calls "
@@ -718,28 +747,6 @@ bool samplerInit() {
         VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
       }
   }
-  // The unwinder's one-time set-up (and its lazy bindings) now, not in a
-  // handler.
-  int Frames = 0;
-  _Unwind_Backtrace(countFrames, &Frames);
-  const void *const Risky[] = {
-      reinterpret_cast<const void *>(&_Unwind_RaiseException),
-      reinterpret_cast<const void *>(&_Unwind_Resume),
-      reinterpret_cast<const void *>(&_Unwind_Resume_or_Rethrow),
-      reinterpret_cast<const void *>(&_Unwind_ForcedUnwind),
-      reinterpret_cast<const void *>(&longjmp),
-      reinterpret_cast<const void *>(&_longjmp),
-      reinterpret_cast<const void *>(&siglongjmp),
-      reinterpret_cast<const void *>(&setcontext),
-      reinterpret_cast<const void *>(&swapcontext)};
-  static_assert(sizeof(Risky) / sizeof(Risky[0]) <= sizeof(Unsafe) /
-                                                        sizeof(Unsafe[0]));
-  for (const void *F : Risky)
-    // Where the unwind tables start it (a PLT entry's: the PLT's). The
-    // lookup is for a return address: one byte in.
-    if (void *S = _Unwind_FindEnclosingFunction(
-            const_cast<char *>(static_cast<const char *>(F)) + 1))
-      Unsafe[NumUnsafe++] = uintptr_t(S);
   // A real-time signal the program leaves alone, from the last down (
   // programs hand them out from SIGRTMIN up).
   struct sigaction Ours = {};
@@ -1270,6 +1277,128 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
   }
   __atomic_store_n(&B->Reading, 0, __ATOMIC_RELAXED);
   return Count;
+}
+
+//===-- The frames between timed levels, at a spike's exit ----------------===//
+
+// The spiking call's exit runs while its callers are still on the stack:
+// one unwinding from here finds every frame between the thread's timed
+// levels, whether a sample saw them or not (a switched-off function seen
+// by no sample, a library's). The same walk as a sample's (a Walk from its
+// own frame: the runtime's frames lie inside the spiking call's
+// activation), so the frames read as a sample's do. With unwind tables on
+// the way (the hooks, the recorder, the trampolines): ~0.3 us a frame.
+namespace {
+// This thread's last walk: its spiking level, the floor it started from,
+// that call's start and the floor level's activation. A caller open then
+// whose spike comes after (the same activation: it started before and is
+// open still) has its frames in that deeper spike's record, which the
+// report shows it as a level of: no second walk (a leaf's spike and its
+// callers' cost one). The floor's activation tells a fiber's stack of
+// calls from another's (spiketrap_fibers.cpp swaps them).
+struct LastWalk {
+  uint32_t Level, Floor;
+  uint64_t Start, FloorStart;
+  const spiketrap_desc *FloorDesc;
+};
+__thread LastWalk Walked;
+} // namespace
+
+uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
+                     uint32_t N) {
+  uint32_t Floor = sampleFloor(T);
+  if (!__atomic_load_n(&UnwindReady, __ATOMIC_ACQUIRE) || Level < Floor ||
+      Level >= T.Depth || Level >= kMaxDepth)
+    return N;
+  // A spike in a program's handler on its small alternate stack: an
+  // unwinding there needs ~5 KiB more than the recorder's own (the samples
+  // keep the same room).
+  if (!roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0))
+    return N;
+  const LastWalk &L = Walked;
+  if (L.Level > Level && L.Floor <= Floor && T.Frames[Level].Start <= L.Start &&
+      T.Frames[L.Floor].Desc == L.FloorDesc &&
+      T.Frames[L.Floor].Start == L.FloorStart)
+    return N;
+  // The culprit chain (below the call) stays; what is above it is replaced.
+  uint32_t Culprit = 0;
+  while (Culprit < N && (Out[N - 1 - Culprit].Flags & SampledCulprit))
+    ++Culprit;
+  Sample S;
+  Walk W = {&T, &S, 0, false, false, 0, 0, int32_t(Level), int32_t(Floor),
+            0,  0};
+  // A sample taken meanwhile would take the fault guard (and a handler that
+  // spikes would put it back as it found it).
+  SampleBuffer *B = T.Samples;
+  uint32_t Reading = B ? B->Reading : 0;
+  if (B)
+    __atomic_store_n(&B->Reading, 1, __ATOMIC_RELAXED);
+  sigjmp_buf Jmp, *Outer = UnwindGuard;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (sigsetjmp(Jmp, 0) == 0) {
+    UnwindGuard = &Jmp;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    _Unwind_Backtrace(step, &W);
+  } else {
+    // Wrong unwind tables: the fault's handler jumped back. What it
+    // blocked besides the fault (its sa_mask) stays blocked: rare, and
+    // reading the mask first would cost a system call per spike.
+    sigset_t Faults;
+    sigemptyset(&Faults);
+    sigaddset(&Faults, SIGSEGV);
+    sigaddset(&Faults, SIGBUS);
+    sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Faults), 0, NSIG / 8);
+    W.Broken = true;
+    __atomic_fetch_add(&UnwindFaults, 1, __ATOMIC_RELAXED);
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  UnwindGuard = Outer;
+  if (B)
+    __atomic_store_n(&B->Reading, Reading, __ATOMIC_RELAXED);
+  // Out past the first timed frame, or nothing (code without unwind
+  // tables on the way, another stack: the samples' frames stay).
+  if (W.Broken || W.J >= W.Floor)
+    return N;
+  // Outermost first, down to the call's activation.
+  uint32_t Kept = W.N < kSampleFrames ? W.N : kSampleFrames, Above = 0;
+  const Frame &K = T.Frames[Level];
+  for (uint32_t I = 0; I < Kept; ++I) {
+    const SampleFrame &F = S.F[(W.N - 1 - I) % kSampleFrames];
+    if (F.Desc == K.Desc && F.Start == K.Start)
+      Above = I + 1;
+  }
+  if (!Above)
+    return N; // more than kSampleFrames frames above it
+  Walked = {Level, Floor, K.Start, T.Frames[Floor].Start, T.Frames[Floor].Desc};
+  // Nothing between the timed levels and no culprit chain: no frames (the
+  // record stays as small as before).
+  bool Between = false;
+  for (uint32_t I = 0; I < Above && !Between; ++I)
+    Between = !S.F[(W.N - 1 - I) % kSampleFrames].Desc;
+  if (!Between && !Culprit)
+    return 0;
+  if (Above + Culprit > kMaxSampled)
+    Culprit = kMaxSampled - Above;
+  memmove(Out + Above, Out + N - Culprit, Culprit * sizeof(SampledFrame));
+  uint32_t At = Floor;
+  for (uint32_t I = 0; I < Above; ++I) {
+    const SampleFrame &F = S.F[(W.N - 1 - I) % kSampleFrames];
+    if (F.Desc)
+      for (uint32_t J = Level + 1; J-- > 0;)
+        if (T.Frames[J].Desc == F.Desc && T.Frames[J].Start == F.Start) {
+          At = J;
+          break;
+        }
+    Out[I] = {F.Fn, F.Desc, At,
+              F.Desc ? uint32_t(SampledActivation | SampledTimed) : 0};
+  }
+  // A patched site's trampoline calls the exit hook once the function's
+  // code returned: the activation reads as a sample's (the function's
+  // code, merged with its trampoline), or its callee below would read as
+  // the function's own body.
+  if (uintptr_t Entry = uintptr_t(__spiketrap_desc_entry(K.Desc)))
+    Out[Above - 1].Fn = Entry;
+  return Above + Culprit;
 }
 
 } // namespace __spiketrap

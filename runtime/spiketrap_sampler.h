@@ -200,6 +200,15 @@ void samplerFaultGuard(int Sig);
 uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
                       SampledFrame *Out, SampledStats &Stats);
 
+// For recordSpike, on T's own thread, while the call of level Level is on
+// the stack still (its exit hook runs): Out[0, N) is sampledChain's; the
+// frames above the call (between the thread's timed levels) become those
+// unwound from here, so none is lost when no sample saw it. The culprit
+// chain after them stays. Their number (N when the walk did not reach the
+// thread's first timed frame). Not for a frame left by an exception.
+uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
+                     uint32_t N);
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_SAMPLER_H
