@@ -468,11 +468,17 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   uint64_t Off = Wall > RanTicks ? Wall - RanTicks : 0;
   if (Blocked || !Wall)
     B.Live = 0;
-  // Hot at the last tick too: its run delay was read then, so the share
-  // of time it waited for a CPU since is known (for the re-arm).
-  bool WasHot = B.Live && Hot->Start == B.HotStart;
+  // Hot at the last tick too (its run delay was read then, so the share
+  // of time it waited for a CPU since is known), or it ran for most of the
+  // time since the last tick: its time is its code's (for the re-arm).
+  bool WasHot = (B.Live && Hot->Start == B.HotStart) ||
+                (Wall && !Blocked && Off * 2 <= Wall);
   bool Sampled = false;
-  if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample) {
+  // In an interposed wait's wrapper (the tick came as its system call
+  // returned): that time is the wait's, which the spike names.
+  if (__atomic_load_n(&T.InWait, __ATOMIC_RELAXED)) {
+    B.Live = 0;
+  } else if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample) {
     if (B.CreditNs >= int64_t(B.SampleCostNs)) {
       uint64_t Stands = Wall && !Blocked ? Wall : nsToTicks(B.PeriodNs);
       B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0, Stands);
@@ -1007,10 +1013,12 @@ void samplerSignalTaken(int Sig) {
 namespace {
 bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
 
-// Samples that must agree: two in a row by chance are easy to get from a
-// call a preemption stretched (the samples after it resumes land wherever
-// its last microseconds run).
-constexpr uint32_t kMinAgree = 3;
+// Samples that must agree, at least: one. The ticks come at a share of the
+// thread's CPU time (4 ms of it at HZ=250), not of the wall clock: a call a
+// preemption stretched is not sampled more where its last microseconds run,
+// and a one-off spike of a few milliseconds holds one sample or none. Most
+// of the call's samples must still agree, and stand for most of its time.
+constexpr uint32_t kMinAgree = 1;
 inline uint64_t min(uint64_t A, uint64_t B) { return A < B ? A : B; }
 
 // Whether two frames are the same activation as far as samples tell: a

@@ -1,5 +1,7 @@
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
+// UNSUPPORTED: emulated
+// (qemu-user: thread CPU-clock timers never fire; its own signals)
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err | FileCheck %s
 // RUN: python3 %S/Inputs/sampled.py %t.json | FileCheck %s --check-prefix=JSON

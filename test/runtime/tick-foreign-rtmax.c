@@ -1,5 +1,7 @@
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
+// UNSUPPORTED: emulated
+// (qemu-user: thread CPU-clock timers never fire; its own signals)
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: not --crash %run %t > %t.out
 // RUN: FileCheck %s < %t.out
