@@ -453,7 +453,10 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   B.IdleTicks = 0;
   uint32_t Floor = sampleFloor(T);
   const Frame *Hot = Floor < Depth ? hotFrame(T, Floor, Depth, T0) : nullptr;
-  if (!Hot) {
+  // No call past half its threshold; or in an interposed wait's wrapper
+  // (the tick came as its system call returned): that time is the wait's,
+  // which the spike names, and no run delay reading may fall inside it.
+  if (!Hot || __atomic_load_n(&T.InWait, __ATOMIC_RELAXED)) {
     B.Live = 0;
     return false;
   }
@@ -464,6 +467,7 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
   bool Blocked = uint64_t(Use.ru_nvcsw) != B.LastTickBlocked;
   B.LastTickBlocked = uint64_t(Use.ru_nvcsw);
+  runDelayNoteCpu(T, T0, CpuNs, B.LastTickBlocked); // for a long wait
   uint64_t RanTicks = nsToTicks(Ran);
   uint64_t Off = Wall > RanTicks ? Wall - RanTicks : 0;
   if (Blocked || !Wall)
@@ -474,11 +478,7 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   bool WasHot = (B.Live && Hot->Start == B.HotStart) ||
                 (Wall && !Blocked && Off * 2 <= Wall);
   bool Sampled = false;
-  // In an interposed wait's wrapper (the tick came as its system call
-  // returned): that time is the wait's, which the spike names.
-  if (__atomic_load_n(&T.InWait, __ATOMIC_RELAXED)) {
-    B.Live = 0;
-  } else if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample) {
+  if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample) {
     if (B.CreditNs >= int64_t(B.SampleCostNs)) {
       uint64_t Stands = Wall && !Blocked ? Wall : nsToTicks(B.PeriodNs);
       B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0, Stands);
