@@ -108,6 +108,16 @@ uint64_t SignalNs;
 uint32_t Epoch; // samplerForgetSamples calls
 uint64_t SamplesTaken;  // verbosity=1's count
 uint64_t UnwindFaults;  // samples whose unwinding faulted
+uint64_t StackSkips; // ticks skipped for want of room on an alternate stack
+// The handler runs on the thread's own stack (it is installed without
+// SA_ONSTACK: a program's 8 KiB sigaltstack cannot hold a signal frame of
+// 3.4 KiB with AVX-512 and an unwinding). Only inside a program's handler
+// that runs on its alternate stack does it land there: it ticks only with
+// this much room below it (measured: ~5.7 KiB a sample with its unwinding),
+// and such a handler holds our signal back while it runs unless the stack
+// has room for a signal frame besides (samplerHandlerOnAltStack).
+constexpr uintptr_t kStackNeed = 16 << 10;
+uintptr_t FrameNeed; // a signal frame on this CPU, from AT_MINSIGSTKSZ
 // While this thread's sample unwinds: where a fault in the unwinder goes
 // back to (samplerFaultGuard).
 __thread sigjmp_buf *UnwindGuard;
@@ -521,6 +531,19 @@ void foreignSignal(int Sig, siginfo_t *Info, void *Uctx) {
     sys(SYS_tgkill, long(Pid), sys(SYS_gettid), Sig);
 }
 
+// Whether there are Extra bytes and a tick's worth of room below Sp, on
+// T's innermost program handler's alternate stack if Sp is on it (anywhere
+// else: the thread's own stack, which is not ours to judge).
+bool roomOnAltStack(const ThreadState &T, uintptr_t Sp, uintptr_t Extra) {
+  uint32_t N = T.NumSignals;
+  if (!N || N > kMaxSignalNesting)
+    return true;
+  const SignalContext &C = T.Signals[N - 1];
+  if (!C.AltLo || Sp < C.AltLo || Sp >= C.AltHi)
+    return true;
+  return Sp - C.AltLo >= kStackNeed + Extra;
+}
+
 void handler(int Sig, siginfo_t *Info, void *Uctx) {
   if (!Info || Info->si_code != SI_TIMER ||
       Info->si_value.sival_ptr != &Cookie) {
@@ -536,12 +559,16 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
   int Saved = errno;
   uint64_t C0 = cpuNs();
   __atomic_store_n(&B->Ticks, B->Ticks + 1, __ATOMIC_RELAXED);
+  bool Room = roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0);
   // Against samplerSignalTaken: it clears SampleSig, then waits for
   // InHandler; we count InHandler, then read SampleSig. Once the signal is
   // given up, its timers are samplerSignalTaken's to delete: hands off.
   __atomic_fetch_add(&B->InHandler, 1, __ATOMIC_SEQ_CST);
-  if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST) &&
-      __atomic_load_n(&B->HasTimer, __ATOMIC_ACQUIRE) == 2) {
+  if (!Room) {
+    // Not even a tick's bookkeeping: the next may have room.
+    __atomic_fetch_add(&StackSkips, 1, __ATOMIC_RELAXED);
+  } else if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST) &&
+             __atomic_load_n(&B->HasTimer, __ATOMIC_ACQUIRE) == 2) {
     bool Sampled = tick(T, *B, Uctx, C0);
     // What this tick cost the thread, measured: the handler's run and the
     // kernel's part (calibrated). The ticks without a sample set the
@@ -700,6 +727,10 @@ bool samplerInit() {
     flags.sample_share = 1;
   }
   ShareMilli = uint64_t(flags.sample_share) * 1000;
+  // The kernel's minimum for a signal frame (with AVX-512 ~3.4 KiB; 0 on
+  // kernels before 5.14: 2 KiB is the old MINSIGSTKSZ), and its alignment.
+  FrameNeed = uintptr_t(getauxval(AT_MINSIGSTKSZ));
+  FrameNeed = (FrameNeed > 2048 ? FrameNeed : 2048) + 1024;
   TickTicks = nsToTicks(kTickNs);
   LateTicks = nsToTicks(kLateNs);
   if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
@@ -738,7 +769,8 @@ bool samplerInit() {
   // programs hand them out from SIGRTMIN up).
   struct sigaction Ours = {};
   Ours.sa_sigaction = handler;
-  Ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  // Not SA_ONSTACK: the thread's own stack (kStackNeed says why).
+  Ours.sa_flags = SA_SIGINFO | SA_RESTART;
   sigfillset(&Ours.sa_mask);
   // A fault in the handler's unwinding must reach a handler
   // (samplerFaultGuard): blocked, the kernel would kill the process.
@@ -914,7 +946,17 @@ SamplerStats samplerStats() {
   S.Buffers = N;
   S.UnwindFaults = __atomic_load_n(&UnwindFaults, __ATOMIC_RELAXED);
   S.SignalNs = SignalNs;
+  S.StackSkips = __atomic_load_n(&StackSkips, __ATOMIC_RELAXED);
   return S;
+}
+
+void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp) {
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
+  if (!Sig || roomOnAltStack(T, Sp, FrameNeed))
+    return;
+  // Held back until the handler returns (its sigreturn restores the mask).
+  uint64_t Set = 1ull << (Sig - 1);
+  sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), 0, sizeof(Set));
 }
 
 void samplerFaultGuard(int Sig) {

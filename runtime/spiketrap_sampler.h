@@ -165,11 +165,17 @@ void samplerSignalTaken(int Sig);
 
 // verbosity=1: what sampling did, for the watcher's line at exit.
 struct SamplerStats {
-  uint64_t Samples, Buffers, Ticks, UnwindFaults, OverBudget;
+  uint64_t Samples, Buffers, Ticks, UnwindFaults, OverBudget, StackSkips;
   uint64_t SpentNs, CpuNs; // what ticks and samples cost, of the CPU seen
   uint64_t SignalNs;       // a signal's round trip, calibrated
 };
 SamplerStats samplerStats();
+
+// A program's handler starts on T's alternate stack, at Sp (the
+// trampoline, after recording its SignalContext): where that stack has no
+// room for our signal's frame and a tick, the signal is held back until the
+// handler returns.
+void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp);
 
 // From the handler of SIGSEGV or SIGBUS (the program's, through our
 // trampoline, or the crash report's), first: if this thread faulted while

@@ -90,6 +90,8 @@ void trampoline(int Sig, siginfo_t *Info, void *Uctx) {
     std::atomic_signal_fence(std::memory_order_seq_cst);
     T.NumSignals = N + 1;
     std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (C.AltLo)
+      samplerHandlerOnAltStack(T, C.Base);
   }
   uintptr_t Fn = uintptr_t(H & kAddressBits);
   if (H & kSigInfoBit)

@@ -147,11 +147,12 @@ void printStats() {
   logLine("watcher: {} looks, {} us of CPU; {} samples in {} ticks of the "
           "threads ({} held back by the budget), costing them {} us of {} us "
           "of CPU ({}.{}{}%; a signal {} ns), {} sample buffers, {} samples "
-          "dropped for unwind tables that faulted",
+          "dropped for unwind tables that faulted, {} ticks skipped for want of "
+          "room on an alternate signal stack",
           Looks, uint64_t(Cpu.tv_sec) * 1000000 + uint64_t(Cpu.tv_nsec) / 1000,
           S.Samples, S.Ticks, S.OverBudget, S.SpentNs / 1000, S.CpuNs / 1000,
           Permille / 1000, Permille / 100 % 10, Permille / 10 % 10, S.SignalNs,
-          S.Buffers, S.UnwindFaults);
+          S.Buffers, S.UnwindFaults, S.StackSkips);
 }
 
 void startThread() {

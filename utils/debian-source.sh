@@ -46,7 +46,10 @@ debsrc_init() {
 debsrc_fetch() {
   local d=$2
   rm -rf "$d" && mkdir -p "$d"
-  (cd "$d" && apt-get "${debsrc_apt_opts[@]}" source --download-only "$1") > "$3" 2>&1 &&
+  # Only the upstream tarball is used: a Debian part the mirror no longer
+  # has (a superseded security update's .dsc) fails apt-get, not us.
+  (cd "$d" && apt-get "${debsrc_apt_opts[@]}" source --download-only "$1") > "$3" 2>&1
+  compgen -G "$d/*.orig.tar.*" > /dev/null &&
     tar -xf "$d"/*.orig.tar.* -C "$d" 2>> "$3" || return 1
   find "$d" -mindepth 1 -maxdepth 1 -type d | head -1
 }

@@ -18,6 +18,7 @@ import concurrent.futures
 import json
 import os
 import statistics
+import subprocess
 import sys
 
 import common
@@ -69,6 +70,15 @@ CASES = [
      "walk at depth 37 of 50 spends 3 ms once"),
     ("issue24-7 call that throws", "acc_throw.cpp",
      "parse_packet searches 3 ms, then throws"),
+    # Issue 36: interrupt contexts and the frames between timed levels.
+    ("issue36-1 signal handler", "acc_signal.c",
+     "on_usr1, raised 12 times a frame, runs 3 ms once"),
+    ("issue36-2 tail call", "acc_tail_call.c",
+     "render > draw (switched off) > spin through a tail call: 3 ms once"),
+    ("issue36-2 switched-off caller", "acc_tls_ctor.cpp",
+     "lookup (switched off) > a thread_local's constructor: 3 ms once"),
+    ("issue36-3 repeats in one call", "acc_repeat_off.c",
+     "rebuild > insert (switched off): 1.5, 2 and 2.5 ms in one call"),
 ]
 
 # A reported spike belongs to an injected one when their intervals overlap
@@ -455,14 +465,40 @@ def run_one(exe, out_dir, tag):
     return gt, rep, None
 
 
+class BusyLoops:
+    """One busy loop per core beside the runs (CI's machine is shared):
+    what preemption does to the scores."""
+
+    def __init__(self, n):
+        self.n = n
+        self.procs = []
+
+    def __enter__(self):
+        self.procs = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+                      for _ in range(self.n)]
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            p.kill()
+            p.wait()
+
+
 def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None,
-          switch=None):
-    """Builds, runs and scores; returns (markdown, per-row JSON)."""
+          switch=None, loaded=False):
+    """Builds, runs and scores; returns (markdown, per-row JSON). With
+    loaded, the runs go beside a busy loop per core."""
     out_dir = out_dir or os.path.join(HERE, "out", "accuracy")
     os.makedirs(out_dir, exist_ok=True)
     cases = [c for c in CASES if not only or any(o in c[0] or o == c[1]
                                                  for o in only)]
     exes = build_all(build_dir, opts, cases, out_dir, switch)
+    with BusyLoops(os.cpu_count() if loaded else 0):
+        return score_all(build_dir, opts, cases, exes, reps, out_dir, switch,
+                         loaded)
+
+
+def score_all(build_dir, opts, cases, exes, reps, out_dir, switch, loaded):
     rows, sums, detail = [], [], []
     for case, src, what, *_ in cases:
         for opt in opts:
@@ -493,9 +529,11 @@ def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None,
     rows.append(totals_row(sums))
     md = ("### Accuracy: injected spikes, default settings"
           + (f", -spiketrap-switch={switch}" if switch else "") +
+          (", beside a busy loop per core" if loaded else ", quiet") +
           f" (build {build_dir}, {reps} run(s) per row)\n\n" +
           common.table(HEADER, rows))
-    with open(os.path.join(out_dir, "accuracy.json"), "w") as f:
+    with open(os.path.join(out_dir, "accuracy-loaded.json" if loaded
+                           else "accuracy.json"), "w") as f:
         json.dump(detail, f, indent=1)
     return md, detail
 
@@ -514,6 +552,10 @@ def main():
     ap.add_argument("--switch", choices=["sites", "flag"],
                     help="build with -spiketrap-switch= this (default: the "
                     "plugin's default)")
+    ap.add_argument("--loaded", action="store_true",
+                    help="run beside a busy loop per core (only that run)")
+    ap.add_argument("--both", action="store_true",
+                    help="a quiet run, then one beside a busy loop per core")
     ap.add_argument("--score", nargs=2, metavar=("GT", "REPORT"),
                     help="score one ground truth file against one JSON "
                     "report and print the details")
@@ -544,9 +586,10 @@ def main():
                                        summarize(results, fps),
                                        notes(results, fps))]))
         return
-    md, _ = suite(os.path.abspath(args.build_dir), args.opt.split(","),
-                  args.only, args.reps, args.out, args.switch)
-    print(md)
+    for loaded in ([False, True] if args.both else [args.loaded]):
+        md, _ = suite(os.path.abspath(args.build_dir), args.opt.split(","),
+                      args.only, args.reps, args.out, args.switch, loaded)
+        print(md)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import sys
 import time
 
 import accuracy
+import nginx_workload
 import redis_workload
 from common import (CC, CFLAGS, HERE, ROOT, alternate, build, callgrind_count,
                     fmt, must, sh, table)
@@ -405,7 +406,8 @@ def main():
     ap.add_argument("--compile-reps", type=int,
                     help="builds per variant; the least CPU time is shown")
     ap.add_argument("--only",
-                    choices=["calls", "sqlite", "game", "accuracy", "redis"],
+                    choices=["calls", "sqlite", "game", "accuracy", "redis",
+                             "nginx"],
                     action="append", help="run only these parts")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--sqlite-dir",
@@ -414,6 +416,9 @@ def main():
     ap.add_argument("--redis-dir",
                     help="an unpacked Redis source tree (without it, no "
                     "Redis table)")
+    ap.add_argument("--nginx-dir",
+                    help="an unpacked nginx source tree (without it, no "
+                    "nginx table)")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     args = ap.parse_args()
     q = args.quick
@@ -424,8 +429,8 @@ def main():
     # The accuracy suite (accuracy.py) scores reports, not speed: a full run
     # includes it, a quick (CI smoke) run only when asked.
     # So is Redis (two builds of a few minutes, then about as long running).
-    parts = args.only or ["calls", "sqlite", "game"] + ([] if q else
-                                                        ["accuracy", "redis"])
+    parts = args.only or ["calls", "sqlite", "game"] + (
+        [] if q else ["accuracy", "redis", "nginx"])
     if "sqlite" in parts and not args.sqlite_dir:
         NOTES.append("No SQLite amalgamation (npm could not fetch it): "
                      "the SQLite table is skipped.")
@@ -434,6 +439,10 @@ def main():
         NOTES.append("No Redis source (apt-get source redis failed): the "
                      "Redis table is skipped.")
         parts = [p for p in parts if p != "redis"]
+    if "nginx" in parts and not args.nginx_dir:
+        NOTES.append("No nginx source (apt-get source nginx failed): the "
+                     "nginx table is skipped.")
+        parts = [p for p in parts if p != "nginx"]
     os.makedirs(args.out, exist_ok=True)
 
     lib = os.path.join(args.build_dir, "lib")
@@ -498,16 +507,24 @@ def main():
                                  [str(frames)], [], [], CFLAGS,
                                  [str(frames if q else 1000)]))
     if "accuracy" in parts:
-        out.append(accuracy.suite(os.path.abspath(args.build_dir),
-                                  reps=args.reps,
-                                  out_dir=os.path.join(args.out,
-                                                       "accuracy"))[0])
+        # Quiet, then beside a busy loop per core (a shared machine).
+        for loaded in (False, True):
+            out.append(accuracy.suite(os.path.abspath(args.build_dir),
+                                      reps=args.reps,
+                                      out_dir=os.path.join(args.out,
+                                                           "accuracy"),
+                                      loaded=loaded)[0])
     if "redis" in parts:
         out.append("### 3. Redis server under redis-benchmark -P 16\n\n" +
                    redis_workload.suite(os.path.abspath(args.build_dir),
                                         args.redis_dir, args.out, args.reps,
                                         100000 if q else 2000000,
                                         0 if q else 50000))
+    if "nginx" in parts:
+        out.append("### 4. nginx workers under wrk\n\n" +
+                   nginx_workload.suite(os.path.abspath(args.build_dir),
+                                        args.nginx_dir, args.out, args.reps,
+                                        2 if q else 5))
     if NOTES:
         out.append("Notes:\n" + "\n".join("- " + n for n in NOTES))
     report = "\n\n".join(out) + "\n"

@@ -59,4 +59,25 @@ if [ "$want_redis" = 1 ]; then
     echo "bench: apt-get source redis failed ($(grep -E '^(E|W):' "$OUT/src/fetch-redis.log" | tail -1)); Redis skipped" >&2
   fi
 fi
-exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "${redis[@]}" "$@"
+# nginx: likewise (full runs and --only nginx), with wrk to load it.
+want_nginx=1
+for a in "$@"; do
+  case $a in --quick | --only) want_nginx=0 ;; esac
+done
+for a in "$@"; do [ "$a" = nginx ] && want_nginx=1; done
+nginx=()
+NG=$OUT/src/nginx
+if [ "$want_nginx" = 1 ]; then
+  if [ ! -f "$NG/.fetched" ]; then
+    . utils/debian-source.sh
+    [ -n "${debsrc_apt_opts+x}" ] || debsrc_init "$OUT/src" "$OUT/src/apt-update.log"
+    rm -f "$NG.dir"
+    debsrc_fetch nginx "$NG" "$OUT/src/fetch-nginx.log" > "$NG.dir" && touch "$NG/.fetched"
+  fi
+  if [ -f "$NG/.fetched" ] && command -v wrk > /dev/null; then
+    nginx=(--nginx-dir "$(cat "$NG.dir")")
+  else
+    echo "bench: apt-get source nginx or wrk failed; nginx skipped" >&2
+  fi
+fi
+exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "${redis[@]}" "${nginx[@]}" "$@"
