@@ -577,6 +577,8 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
     uint64_t Cost = (C1 > C0 ? C1 - C0 : 0) + SignalNs;
     B->CreditNs -= int64_t(Cost);
     B->SpentNs += Cost;
+    if (Sampled)
+      B->SampledNs += Cost, ++B->SampledTicks;
     uint64_t &Avg = Sampled ? B->SampleCostNs : B->TickCostNs;
     Avg = Avg ? (Avg * 7 + Cost) / 8 : Cost;
     uint64_t Want = wantedPeriod(*B);
@@ -941,6 +943,8 @@ SamplerStats samplerStats() {
     S.OverBudget += __atomic_load_n(&B.OverBudget, __ATOMIC_RELAXED);
     S.SpentNs += __atomic_load_n(&B.SpentNs, __ATOMIC_RELAXED);
     S.CpuNs += __atomic_load_n(&B.SeenCpuNs, __ATOMIC_RELAXED);
+    S.SampledNs += __atomic_load_n(&B.SampledNs, __ATOMIC_RELAXED);
+    S.SampledTicks += __atomic_load_n(&B.SampledTicks, __ATOMIC_RELAXED);
   }
   S.Samples = __atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED);
   S.Buffers = N;

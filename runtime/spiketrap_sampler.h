@@ -97,6 +97,7 @@ struct SampleBuffer {
   int64_t CreditNs;
   uint64_t TickCostNs, SampleCostNs;
   uint64_t SpentNs, SeenCpuNs; // in all (verbosity=1)
+  uint64_t SampledNs, SampledTicks; // of them, the ticks that sampled
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   uint64_t Taken;     // samples written
   uint64_t Session;   // of them, since sampling last started (the first
@@ -167,6 +168,7 @@ void samplerSignalTaken(int Sig);
 struct SamplerStats {
   uint64_t Samples, Buffers, Ticks, UnwindFaults, OverBudget, StackSkips;
   uint64_t SpentNs, CpuNs; // what ticks and samples cost, of the CPU seen
+  uint64_t SampledNs, SampledTicks; // of them, ticks that took a sample
   uint64_t SignalNs;       // a signal's round trip, calibrated
 };
 SamplerStats samplerStats();
