@@ -446,6 +446,8 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
                      : 0;
   uint64_t Wall = B.LastTick && T0 > B.LastTick ? T0 - B.LastTick : 0;
   B.SeenCpuNs += Ran;
+  if (Ran)
+    B.TickCpuNs = B.TickCpuNs ? (B.TickCpuNs * 7 + Ran) / 8 : Ran;
   B.CreditNs += int64_t(Ran * ShareMilli / 100000);
   if (B.CreditNs > int64_t(kCreditCapNs * ShareMilli / 1000))
     B.CreditNs = int64_t(kCreditCapNs * ShareMilli / 1000);
@@ -490,7 +492,12 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   bool Sampled = false;
   if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample) {
     if (B.CreditNs >= int64_t(B.SampleCostNs)) {
-      uint64_t Stands = Wall && !Blocked ? Wall : nsToTicks(B.PeriodNs);
+      // At least the CPU time between ticks (the kernel's tick, 4 ms at
+      // HZ=250, whatever interval was asked): a tick that came soon after
+      // the last one stands for as much time as any.
+      uint64_t Stands = nsToTicks(B.TickCpuNs);
+      if (Wall && !Blocked && Wall > Stands)
+        Stands = Wall;
       B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0, Stands);
       Sampled = true;
     } else {

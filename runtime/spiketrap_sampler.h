@@ -90,6 +90,7 @@ struct SampleBuffer {
   // The last tick's time, the thread's CPU time then (0: none since the
   // timer started) and its voluntary context switches (when hot).
   uint64_t LastTick, LastTickCpuNs, LastTickBlocked;
+  uint64_t TickCpuNs; // the CPU time between ticks lately
   // The budget (sample_share=): CPU time the thread has earned for ticks
   // and samples minus what they cost it, measured (ns); what a tick and a
   // sample cost lately (the tick's signal, calibrated at start-up, and the
