@@ -564,6 +564,7 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
   if (!B)
     return; // a tick queued before the thread handed its buffer on
   int Saved = errno;
+  uint64_t TickAt = now();
   uint64_t C0 = cpuNs();
   __atomic_store_n(&B->Ticks, B->Ticks + 1, __ATOMIC_RELAXED);
   bool Room = roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0);
@@ -584,6 +585,16 @@ void handler(int Sig, siginfo_t *Info, void *Uctx) {
     uint64_t Cost = (C1 > C0 ? C1 - C0 : 0) + SignalNs;
     B->CreditNs -= int64_t(Cost);
     B->SpentNs += Cost;
+    // Taken out of the calls it lands in (a near miss is not pushed over
+    // its threshold by a sample).
+    uint32_t Slot = B->CostNext % 32;
+    B->CostAt[Slot] = 0;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    uint64_t CostTicks = nsToTicks(Cost);
+    B->CostTicks[Slot] = uint32_t(CostTicks < UINT32_MAX ? CostTicks : 0);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    B->CostAt[Slot] = TickAt;
+    B->CostNext = Slot + 1;
     if (Sampled)
       B->SampledNs += Cost, ++B->SampledTicks;
     uint64_t &Avg = Sampled ? B->SampleCostNs : B->TickCostNs;
@@ -968,6 +979,22 @@ void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp) {
   // Held back until the handler returns (its sigreturn restores the mask).
   uint64_t Set = 1ull << (Sig - 1);
   sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), 0, sizeof(Set));
+}
+
+uint64_t samplerTicksIn(const ThreadState &T, uint64_t Start, uint64_t End) {
+  const SampleBuffer *B = T.Samples;
+  if (!B)
+    return 0;
+  uint64_t Sum = 0;
+  for (uint32_t I = 0; I < 32; ++I) {
+    uint64_t At = B->CostAt[I];
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    uint64_t Cost = B->CostTicks[I];
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (At && At == B->CostAt[I] && At >= Start && At < End)
+      Sum += Cost;
+  }
+  return Sum;
 }
 
 void samplerFaultGuard(int Sig) {

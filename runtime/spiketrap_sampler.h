@@ -99,6 +99,11 @@ struct SampleBuffer {
   uint64_t TickCostNs, SampleCostNs;
   uint64_t SpentNs, SeenCpuNs; // in all (verbosity=1)
   uint64_t SampledNs, SampledTicks; // of them, the ticks that sampled
+  // The last ticks' start and cost (ticks): their time in a call is the
+  // runtime's, not the call's (samplerTicksIn).
+  uint64_t CostAt[32];
+  uint32_t CostTicks[32];
+  uint32_t CostNext;
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
   uint64_t Taken;     // samples written
   uint64_t Session;   // of them, since sampling last started (the first
@@ -185,6 +190,11 @@ void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp);
 // unwinding a sample (wrong unwind tables), goes back to the sample, which
 // is dropped; else returns.
 void samplerFaultGuard(int Sig);
+
+// On T's own thread, when a call from Start to End is found over its
+// threshold: the time the sampler's ticks took in it (ticks; the last 32
+// ticks are known), which is not the call's. Async-signal-safe.
+uint64_t samplerTicksIn(const ThreadState &T, uint64_t Start, uint64_t End);
 
 // For recordSpike, on T's own thread: the frames the samples of level
 // Level (open since its start, ending at End) agree on, into Out
