@@ -4,8 +4,14 @@
 set(SPIKETRAP_CLANG ${LLVM_TOOLS_BINARY_DIR}/clang)
 set(SPIKETRAP_CLANGXX ${LLVM_TOOLS_BINARY_DIR}/clang++)
 set(_gen ${CMAKE_BINARY_DIR}/install-files)
+# The runtime's ABI marker (runtime/include/spiketrap.h): the packages name
+# it to pull the runtime into executables whose own code references none.
+file(STRINGS runtime/include/spiketrap.h _abi REGEX "^#define SPIKETRAP_ABI_VERSION ")
+string(REGEX MATCH "[0-9]+" SPIKETRAP_ABI_VERSION "${_abi}")
+set(SPIKETRAP_ABI_MARKER __spiketrap_abi_v${SPIKETRAP_ABI_VERSION})
 configure_file(cmake/SpikeTrapConfig.cmake.in ${_gen}/SpikeTrapConfig.cmake @ONLY)
 configure_file(cmake/spiketrap.pc.in ${_gen}/spiketrap.pc @ONLY)
+configure_file(cmake/spiketrap-noop.pc.in ${_gen}/spiketrap-noop.pc @ONLY)
 configure_file(cmake/spiketrap-clang.in ${_gen}/spiketrap-clang @ONLY
   FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
   GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
@@ -15,6 +21,7 @@ write_basic_package_version_file(${_gen}/SpikeTrapConfigVersion.cmake
 
 install(TARGETS SpikeTrap SpikeTrapClang LIBRARY DESTINATION lib/spiketrap)
 install(FILES ${CMAKE_BINARY_DIR}/lib/libspiketrap.a DESTINATION lib)
+install(TARGETS spiketrap_noop ARCHIVE DESTINATION lib)
 install(FILES runtime/include/spiketrap.h runtime/include/spiketrap_descriptor.inc
         DESTINATION include)
 install(PROGRAMS utils/spiketrap-report ${_gen}/spiketrap-clang DESTINATION bin)
@@ -32,7 +39,8 @@ install(DIRECTORY docs/ DESTINATION share/doc/spiketrap/docs)
 install(FILES ${_gen}/SpikeTrapConfig.cmake
   ${_gen}/SpikeTrapConfigVersion.cmake cmake/SpikeTrapInstrumentProject.cmake
   DESTINATION lib/cmake/SpikeTrap)
-install(FILES ${_gen}/spiketrap.pc DESTINATION lib/pkgconfig)
+install(FILES ${_gen}/spiketrap.pc ${_gen}/spiketrap-noop.pc
+  DESTINATION lib/pkgconfig)
 
 # cpack -G DEB (from the build directory): spiketrap_<version>_<arch>.deb for
 # /usr, depending on the clang the plugin was built for.

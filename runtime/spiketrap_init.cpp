@@ -136,3 +136,6 @@ __attribute__((constructor(101))) static void spikeTrapConstructor() {
 SPIKETRAP_EXPORT const char __spiketrap_abi_v10 = 1;
 static_assert(SPIKETRAP_ABI_VERSION == 10,
               "rename __spiketrap_abi_v10 to match");
+// The same as a number, for the no-op hooks of a shared library built for
+// another layout, which do not need the marker (spiketrap_noop.cpp).
+SPIKETRAP_EXPORT const int __spiketrap_runtime_abi = SPIKETRAP_ABI_VERSION;

@@ -17,14 +17,28 @@
 #include "spiketrap.h"
 #include "spiketrap_defs.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 namespace __spiketrap {
 
-// LLVM GlobPattern's syntax, as SpecialCaseList uses it: `*`, `?`,
-// `[a-z]`, `[^..]`/`[!..]` (a first `]` is literal), `{a,b}` (not nested),
-// `\` escapes. Whether Pat is one (else *Why says what is wrong), and
-// whether S matches it whole. Allocation-free: matching runs in hooks.
+// LLVM GlobPattern's syntax and meaning, as SpecialCaseList uses it: `*`,
+// `?`, `[a-z]`, `[^..]`/`[!..]` (a first `]` is literal, no escapes inside),
+// `{a,b}` (not nested, at most 1024 expansions), `\` escapes.
+struct Glob {
+  const char *Pat;        // runs of '*' made one
+  const uint32_t *Braces; // per brace: N, N alternatives' starts, its '}'
+  uint32_t Len, NumBraces;
+};
+// Compiles [Text, Text + Len) (allocates: start-up only); false, with *Why
+// saying what is wrong, for what GlobPattern refuses.
+bool globCompile(const char *Text, size_t Len, Glob *G, const char **Why);
+void globFree(Glob *G);
+// Whether S matches G whole. Allocation-free and iterative, bounded by the
+// string's length times the longest stretch between two '*'s, per brace
+// expansion: matching runs in hooks, possibly in a signal handler.
+bool globMatch(const Glob &G, const char *S);
+// The same on a glob's text (they compile it: for tests).
 bool globValid(const char *Pat, const char **Why);
 bool globMatch(const char *Pat, const char *S);
 

@@ -148,6 +148,8 @@ config.substitutions += [
     ("%spiketrap_clang", "-fplugin=" + config.spiketrap_clang_plugin),
     ("%spiketrap", st),
     ("%rtlib", runtime),
+    # The weak no-op hooks for shared libraries, built beside the runtime.
+    ("%noop", os.path.join(os.path.dirname(runtime), "libspiketrap_noop.a")),
     ("%plugin", plugin),
     ("%inc", config.spiketrap_include),
     ("%build_root", config.spiketrap_build_root),

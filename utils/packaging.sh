@@ -36,6 +36,16 @@ static void slow(void) {
 int main(void) { slow(); spiketrap_report(); return 0; }
 C
 
+# An instrumented shared library and a plain program that uses it.
+cat > "$work/lib.c" <<'C'
+__attribute__((noinline)) long lib_add(long a, long b) { return a + b; }
+C
+cat > "$work/uselib.c" <<'C'
+#include <stdio.h>
+long lib_add(long, long);
+int main(void) { printf("%ld\n", lib_add(40, 2)); return 0; }
+C
+
 check "configure with the default compilers" \
   cmake -S . -B "$GNU_BUILD" -G Ninja -DSPIKETRAP_BUILD_TESTS=OFF
 check "build with the default compilers" ninja -C "$GNU_BUILD" -j "$JOBS"
@@ -52,12 +62,23 @@ check "gcc-built plugin instruments with clang-$LLVM_VERSION" sh -c "
     -Iruntime/include '$work/main.c' $GNU_BUILD/lib/libspiketrap.a -o '$work/p' && \
   '$work/p' 2>&1 | grep -q '^spike: .* in slow'"
 
+# The gcc-built no-op hooks make an instrumented library any program runs.
+check "gcc-built no-op hooks: a plain gcc program runs an instrumented library" sh -c "
+  clang-$LLVM_VERSION -fplugin=$GNU_BUILD/lib/SpikeTrap.so -fpass-plugin=$GNU_BUILD/lib/SpikeTrap.so \
+    -mllvm -spiketrap-instrument-all -fPIC -shared '$work/lib.c' $GNU_BUILD/lib/libspiketrap_noop.a \
+    -Wl,-z,defs -o '$work/liblib.so' && \
+  gcc '$work/uselib.c' -L'$work' -llib -Wl,-rpath,'$work' -o '$work/uselib' && \
+  test \"\$('$work/uselib' 2>&1)\" = 42"
+
 check "cpack -G DEB" sh -c "cd '$GNU_BUILD' && cpack -G DEB"
 deb=$(ls "$GNU_BUILD"/spiketrap_*_amd64.deb 2>/dev/null | head -1)
 check "apt install ./spiketrap_*.deb" \
   env DEBIAN_FRONTEND=noninteractive apt-get install -y "$(realpath "${deb:-missing.deb}")"
 check "spiketrap-clang from /usr/bin" sh -c "
   cd '$work' && spiketrap-clang main.c -o w && ./w 2>&1 | grep -q '^spike: .* in slow'"
+check "spiketrap-clang -shared from /usr/bin: a plain gcc program runs the library" sh -c "
+  cd '$work' && spiketrap-clang -fPIC -shared -Wl,-z,defs lib.c -o libulib.so && \
+  gcc uselib.c -L. -lulib -Wl,-rpath,'$work' -o useu && test \"\$(./useu 2>&1)\" = 42"
 check "spiketrap-report run --html from /usr/bin" sh -c "
   cd '$work' && spiketrap-report run --html w.html -- ./w 2>/dev/null && \
   grep -q 'id=\"spiketrap-data\">{\"format\": \"spiketrap-report\"' w.html"
