@@ -13,6 +13,7 @@
 #include "spiketrap_livelog.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -294,6 +295,8 @@ void writeReport(bool Crash) {
   }
   uint64_t Begin = monotonicNs();
   ++ReportNumber;
+  if (!Crash) // reads object files: not in a crash
+    nameSignalHandlers();
   SpikeReader Reading; // the model points into the arena
   ReportModel M;
   if (!M.build()) {

@@ -164,6 +164,18 @@ struct ThreadState {
   // switches (its sampling tick, or the end of a long interposed wait; Ns
   // unused): what a long wait compares with (runDelayInWait).
   RunDelayMark CpuBase;
+  // Signal handlers (spiketrap_sigaction.cpp): when each running one began
+  // (ticks, later by the time of handlers nested in it), by nesting level.
+  // A handler's time is no one's below it: the frames it interrupted start
+  // later by it when it returns (keepHandlerTimeApart, spiketrap_signal.h).
+  uint64_t SignalStart[kMaxSignalNesting];
+  // The shift a frame under construction when a handler came still owes:
+  // its start may be a clock read from before the handler, stored after.
+  // Owed by the frame at Level whose start is before Before; Ticks 0: none.
+  struct {
+    uint32_t Level;
+    uint64_t Before, Ticks;
+  } OwedShift;
 };
 static_assert(sizeof(ThreadState) <= 4096,
               "keep the static TLS small: it comes out of each thread's stack");
