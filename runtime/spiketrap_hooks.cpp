@@ -22,6 +22,7 @@
 #include "spiketrap_registry.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_runlist.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
@@ -74,6 +75,11 @@ SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
 // keep no room for the candidates.
 SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
                               bool Unwound = false) {
+  // Over only by the time the sampler's ticks took in it: not the call's.
+  if (const Frame &F = T.Frames[Depth - 1];
+      uint64_t Ticks = samplerTicksIn(T, F.Start, End))
+    if (End - F.Start <= resolvedThreshold(F.Threshold) + Ticks)
+      return;
   IdleVerdict V = judgeIdle(T, Depth, End);
   if (V == IdleVerdict::Drop)
     return;

@@ -146,14 +146,13 @@ struct ThreadState {
   WaitRing Waits;
   // kernel_events=: the thread's perf event ring, or null.
   struct KernelRing *Kernel;
-  // sample=: the thread's samples (spiketrap_sampler.h), null until the
-  // watcher first samples it.
+  // sample=: the thread's samples and timer (spiketrap_sampler.h), null
+  // until it registers (or the watcher gives it a buffer).
   struct SampleBuffer *Samples;
-  // Interposed waits in progress (spiketrap_waits.cpp): the watcher never
-  // signals a thread while it waits, nor one that ever waited for signals
-  // (sigwait & co. would hand the sampling signal to the program).
+  // Interposed waits in progress (spiketrap_waits.cpp): the watcher's look
+  // neither reads the run delay of a thread that waits nor starts its
+  // sampling timer then.
   uint32_t InWait;
-  uint8_t WaitsForSignals;
   // Preemption (spiketrap_rundelay.h): the watcher's readings of the run
   // delay while a call was open past half its threshold, and the thread's
   // own last reading, when a spike was recorded.
