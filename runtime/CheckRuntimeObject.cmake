@@ -1,7 +1,7 @@
 # Run after the partial link: the runtime object must link into a C program
 # whatever compiler, linker and objcopy built it. It may define only the
 # public API (spiketrap_*, __spiketrap_*) and the libc functions it
-# interposes (dlclose, unshare, setns, _exit, _Exit, the exec calls, sigaction, signal, pthread_setname_np,
+# interposes (dlclose, unshare, setns, prctl, _exit, _Exit, the exec calls, sigaction, signal, pthread_setname_np,
 # __cxa_begin_catch, and the waiting calls of spiketrap_waits.inc; weakly),
 # and may refer to no C++ symbol.
 # cmake -DNM=<nm> -DOBJ=<spiketrap_rt.o> -P CheckRuntimeObject.cmake
@@ -24,7 +24,7 @@ set(Bad "")
 string(REGEX MATCHALL "[^\n]+" Lines "${Defined}")
 foreach(L IN LISTS Lines)
   string(REGEX REPLACE ".* " "" Sym "${L}")
-  if(Sym MATCHES "^(dlclose|unshare|setns|_exit|_Exit|execve|execv|execvp|execvpe|execl|execle|execlp|execveat|fexecve|sigaction|signal|sigprocmask|pthread_sigmask|pthread_setname_np|__cxa_begin_catch|${Waits})$")
+  if(Sym MATCHES "^(dlclose|unshare|setns|prctl|_exit|_Exit|execve|execv|execvp|execvpe|execl|execle|execlp|execveat|fexecve|sigaction|signal|sigprocmask|pthread_sigmask|pthread_setname_np|__cxa_begin_catch|${Waits})$")
     # Weak, so that a program's own definition of the name wins.
     if(NOT L MATCHES " [WV] [^ ]+$")
       list(APPEND Bad "not weak: ${Sym}")

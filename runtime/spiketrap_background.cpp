@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -21,6 +22,10 @@ namespace __spiketrap {
 namespace {
 
 uint32_t Running; // the runtime's threads
+// Their kernel thread ids (0: a free entry), told apart from the
+// program's threads where /proc cannot count them.
+constexpr int kMaxOwn = 8;
+uint32_t OwnTids[kMaxOwn];
 
 struct Start {
   void (*Body)(void *);
@@ -34,14 +39,25 @@ void *threadMain(void *P) {
   noteThreadRoot(__builtin_frame_address(0));
   Start S = *static_cast<Start *>(P);
   free(P);
+  uint32_t Tid = uint32_t(syscall(SYS_gettid)), *Own = nullptr;
+  for (uint32_t &E : OwnTids) {
+    uint32_t Zero = 0;
+    if (__atomic_compare_exchange_n(&E, &Zero, Tid, false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+      Own = &E;
+      break;
+    }
+  }
   S.Body(S.Arg);
+  if (Own)
+    __atomic_store_n(Own, 0, __ATOMIC_RELAXED);
   return nullptr;
 }
 
 } // namespace
 
-bool startBackgroundThread(void (*Body)(void *), void *Arg,
-                           pthread_t *Joinable) {
+bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
+                           size_t StackSize) {
   // The allocations here and in pthread_create are the runtime's, not the
   // program's: an instrumented malloc is not timed for them.
   RecursionGuard Guard;
@@ -55,8 +71,13 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg,
   sigfillset(&All);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
   pthread_t T;
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  if (StackSize)
+    pthread_attr_setstacksize(&Attr, StackSize);
   threadRootComing(true);
-  int Err = pthread_create(&T, nullptr, threadMain, S);
+  int Err = pthread_create(&T, &Attr, threadMain, S);
+  pthread_attr_destroy(&Attr);
   pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   if (Err) {
     threadRootComing(false); // nobody will measure it now
@@ -83,42 +104,21 @@ void backgroundMeasureThreadRoot() {
   }
 }
 
-namespace {
-// Field Index (from 3, the state) of a /proc stat file, after the command
-// name's ')'; null when unreadable.
-const char *statField(const char *Path, char *Buf, size_t Size, int Index) {
-  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
-    return nullptr;
-  ssize_t N = read(Fd, Buf, Size - 1);
-  close(Fd);
-  if (N <= 0)
-    return nullptr;
-  Buf[N] = 0;
-  const char *P = strrchr(Buf, ')');
-  for (int Field = 2; P && Field < Index; ++Field)
-    P = strchr(P + 1, ' ');
-  return P ? P + 1 : nullptr;
-}
-} // namespace
-
-bool programThreadsGone() {
-  char Buf[1024];
-  const char *P = statField("/proc/self/stat", Buf, sizeof(Buf), 20);
-  long Threads = P ? strtol(P, nullptr, 10) : 0;
-  long Ours = long(__atomic_load_n(&Running, __ATOMIC_RELAXED));
-  if (Threads <= 0 || Threads > Ours + 1)
-    return false;
-  if (Threads <= Ours)
-    return true;
-  // One more: the first thread, which stays a zombie (and counted) when it
-  // ends before the others, is it still running?
-  char Path[64];
-  snprintf(Path, sizeof(Path), "/proc/self/task/%d/stat", int(getpid()));
-  P = statField(Path, Buf, sizeof(Buf), 3);
-  return P && *P == 'Z';
+uint32_t backgroundThreads() {
+  return __atomic_load_n(&Running, __ATOMIC_RELAXED);
 }
 
-void backgroundAfterForkChild() { Running = 0; }
+bool backgroundThreadIs(uint32_t Tid) {
+  for (uint32_t &E : OwnTids)
+    if (__atomic_load_n(&E, __ATOMIC_RELAXED) == Tid)
+      return true;
+  return false;
+}
+
+void backgroundAfterForkChild() {
+  Running = 0;
+  for (uint32_t &E : OwnTids)
+    E = 0;
+}
 
 } // namespace __spiketrap

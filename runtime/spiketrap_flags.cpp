@@ -320,7 +320,7 @@ void Flags::printHelp() const {
       B.push_back(' ');
     B.format(" {}\n", F.description());
   }
-  writeAll(2, B.data(), B.size());
+  writeStderr(B.data(), B.size());
 }
 
 void Flags::writeJson(Buffer &B) const {

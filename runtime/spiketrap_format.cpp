@@ -3,28 +3,51 @@
 #include "spiketrap_alloc.h"
 #include "spiketrap.h"
 
+#include "spiketrap_sandbox.h"
+
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace __spiketrap {
 
 Buffer::~Buffer() { reportFree(Data); }
 
-void Buffer::grow(size_t Want) {
+char Buffer::Empty[1];
+
+// Out of memory (the program's own allocations took it all): the text is
+// dropped whole, never cut in the middle of a line or a path, and one line
+// says so, once per run (written without a buffer).
+bool Buffer::grow(size_t Want) {
+  if (Lost)
+    return false;
   size_t NewCap = Cap * 2 > Want ? Cap * 2 : Want;
   if (NewCap < 256)
     NewCap = 256;
-  char *P = static_cast<char *>(reportRealloc(Data, NewCap));
-  if (!P)
-    abort(); // out of memory while writing a report: nothing sensible left
+  char *P = NewCap >= Want ? static_cast<char *>(reportRealloc(Data, NewCap))
+                           : nullptr;
+  if (!P) {
+    Lost = true;
+    Size = Cap = 0; // every later append comes here
+    if (Data)
+      Data[0] = 0;
+    static bool Told;
+    static const char Line[] =
+        "spiketrap: out of memory for the runtime's text: a line or a report "
+        "is left out\n";
+    if (!__atomic_exchange_n(&Told, true, __ATOMIC_RELAXED))
+      writeStderr(Line, sizeof(Line) - 1);
+    return false;
+  }
   Data = P;
   Cap = NewCap;
+  return true;
 }
 
 void Buffer::append(const char *Begin, const char *End) {
   size_t N = size_t(End - Begin);
-  if (Size + N > Cap)
-    grow(Size + N);
+  if (Size + N > Cap && (Size + N < Size || !grow(Size + N)))
+    return;
   __builtin_memcpy(Data + Size, Begin, N);
   Size += N;
 }
@@ -169,13 +192,47 @@ bool writeAll(int Fd, const char *Data, size_t Size) {
   return true;
 }
 
+namespace {
+struct {
+  bool Known; // stderrInit ran
+  bool Open;
+  dev_t Dev;
+  ino_t Ino;
+  mode_t Type;
+} Stderr;
+} // namespace
+
+void stderrInit() {
+  struct stat St;
+  Stderr.Open = fstat(2, &St) == 0;
+  if (Stderr.Open)
+    Stderr.Dev = St.st_dev, Stderr.Ino = St.st_ino,
+    Stderr.Type = St.st_mode & S_IFMT;
+  Stderr.Known = true;
+}
+
+bool stderrIsOurs() {
+  if (sandboxed())
+    return false;
+  // A line before start-up (an instrumented constructor that runs first).
+  if (!Stderr.Known)
+    return true;
+  struct stat St;
+  return Stderr.Open && fstat(2, &St) == 0 && St.st_dev == Stderr.Dev &&
+         St.st_ino == Stderr.Ino && (St.st_mode & S_IFMT) == Stderr.Type;
+}
+
+bool writeStderr(const char *Data, size_t Size) {
+  return stderrIsOurs() && writeAll(2, Data, Size);
+}
+
 void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,
               size_t NumArgs) {
   Buffer B;
   B.format("spiketrap: ");
   B.vformat(F, Args, Kinds, NumArgs);
   B.push_back('\n');
-  writeAll(2, B.data(), B.size());
+  writeStderr(B.data(), B.size());
 }
 
 // Rounded to the digits shown: a threshold of 1 ms that went through a tick

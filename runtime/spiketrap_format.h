@@ -70,12 +70,15 @@ public:
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
 
-  char *data() { return Data; }
-  const char *data() const { return Data; }
+  // Never null: an empty string when nothing could be allocated.
+  char *data() { return Data ? Data : Empty; }
+  const char *data() const { return Data ? Data : Empty; }
   size_t size() const { return Size; }
+  // Memory ran out: the buffer is empty (its text a "") and stays so.
+  bool lost() const { return Lost; }
   void push_back(char C) {
-    if (Size == Cap)
-      grow(Size + 1);
+    if (Size == Cap && !grow(Size + 1))
+      return;
     Data[Size++] = C;
   }
   void append(const char *Begin, const char *End);
@@ -102,7 +105,7 @@ public:
                size_t NumArgs);
 
 private:
-  void grow(size_t Want);
+  bool grow(size_t Want);
   void pad(size_t N, char Fill);
   void formatArg(unsigned Kind, uint64_t V, const char *Spec,
                  const char *SpecEnd, const uint64_t *Args, uint64_t Kinds,
@@ -110,10 +113,21 @@ private:
 
   char *Data = nullptr;
   size_t Size = 0, Cap = 0;
+  bool Lost = false;
+  static char Empty[1];
 };
 
 // Writes all of B to Fd, retrying short writes; false on error.
 bool writeAll(int Fd, const char *Data, size_t Size);
+
+// Descriptor 2 as it was when the runtime started (its device, inode and
+// type): a program that closed it and opened a file of its own there must
+// not find our lines in it.
+void stderrInit();
+bool stderrIsOurs();
+// writeAll to descriptor 2 if it is still the one we started with (and no
+// seccomp filter is on); false, writing nothing, otherwise.
+bool writeStderr(const char *Data, size_t Size);
 
 // One line on stderr, prefixed with "spiketrap: ".
 void vlogLine(const char *F, const uint64_t *Args, uint64_t Kinds,

@@ -15,6 +15,7 @@
 #include "spiketrap_report_formats.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_runlist.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -46,14 +47,33 @@ const char *findOptions(char **Env) {
   return nullptr;
 }
 
+// Drops every SPIKETRAP_OPTIONS= entry from the environment in place (Env is
+// the array environ is set to later), as glibc drops LD_* for such a process.
+void removeOptions(char **Env) {
+  if (!Env) {
+    unsetenv("SPIKETRAP_OPTIONS");
+    return;
+  }
+  static const char Name[] = "SPIKETRAP_OPTIONS=";
+  char **To = Env;
+  for (char **From = Env; *From; ++From)
+    if (strncmp(*From, Name, sizeof(Name) - 1) != 0)
+      *To++ = *From;
+  *To = nullptr;
+}
+
 // A setuid/setgid (or file-capability) process must not let the invoking
 // user choose paths it writes as another user (issue 13): the environment is
-// ignored whole, the defaults hold, and the defaults write no file.
+// ignored whole, the defaults hold, and the defaults write no file. The
+// variable is removed too: a child the process starts after taking its
+// privileges for good (setuid(0), then exec) is not a secure process, and
+// would honour it (issue 34).
 const char *optionsFrom(char **Env) {
   const char *Options = findOptions(Env);
   if (Options && getauxval(AT_SECURE)) {
     logLine("SPIKETRAP_OPTIONS ignored: this is a privileged (setuid, setgid "
             "or capability) process");
+    removeOptions(Env);
     return nullptr;
   }
   return Options;
@@ -61,6 +81,8 @@ const char *optionsFrom(char **Env) {
 
 void initOnce(char **Env) {
   RecursionGuard Guard;
+  stderrInit();
+  sandboxInit();
   flags.setDefaults();
   const char *Options = optionsFrom(Env);
   flags.parse(Options);

@@ -32,6 +32,7 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -334,5 +335,27 @@ SPIKETRAP_INTERPOSE int execveat(int Fd, const char *Path, char *const Argv[],
 SPIKETRAP_INTERPOSE int fexecve(int Fd, char *const Argv[],
                                 char *const Envp[]) noexcept {
   return execveatGuarded(Fd, "", Argv, Envp, AT_EMPTY_PATH);
+}
+#endif
+
+#if SPIKETRAP_INTERPOSE_WAITS
+// glibc's prctl is the system call; so is ours, with the filter noted first.
+// (Under a sanitizer its interceptor stays in place.)
+SPIKETRAP_INTERPOSE int prctl(int Option, ...) {
+  va_list Ap;
+  va_start(Ap, Option);
+  long A[4];
+  for (long &V : A)
+    V = va_arg(Ap, long);
+  va_end(Ap);
+  if (Option == PR_SET_SECCOMP)
+    __spiketrap::sandboxComing();
+  long R = __spiketrap::arch::rawSyscall(SYS_prctl, Option, A[0], A[1], A[2],
+                                         A[3], 0);
+  if (R < 0 && R > -4096) {
+    errno = int(-R);
+    return -1;
+  }
+  return int(R);
 }
 #endif

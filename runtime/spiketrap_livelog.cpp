@@ -11,8 +11,12 @@
 #include "spiketrap_background.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_sandbox.h"
+#include "spiketrap_arch.h"
 
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 namespace __spiketrap {
@@ -75,11 +79,18 @@ void flushLocked() {
       for (Last &L : LastStack)
         L.R = nullptr;
   }
-  writeAll(2, B.data(), B.size());
+  writeStderr(B.data(), B.size());
 }
 
 void pollLoop(void *) {
   for (;;) {
+    // A seccomp filter on every thread (SECCOMP_FILTER_FLAG_TSYNC) may
+    // kill nanosleep: the thread only waits from then on.
+    if (sandboxed()) {
+      static int Never;
+      arch::rawSyscall(SYS_futex, long(&Never), FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+      continue;
+    }
     timespec T{0, kPollNs};
     nanosleep(&T, nullptr);
     liveLogFlush();

@@ -21,6 +21,7 @@
 #include "spiketrap_array.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_tramp.h"
 
@@ -172,6 +173,9 @@ void tellRefused() {
 // Rewrites every site of Sites[0..N) (sorted) to match its descriptor's
 // `off`, one mprotect pair per run of adjacent pages.
 void rewrite(spiketrap_desc **Descs, size_t N) {
+  // A seccomp filter may kill the process for an mprotect with PROT_EXEC.
+  if (sandboxCheck())
+    return;
   size_t I = 0;
   while (I < N && !Refused) {
     auto Page = [](spiketrap_desc *D) {
@@ -248,7 +252,7 @@ bool pending() {
 void requestPatch(spiketrap_desc *D) {
 #if defined(SPIKETRAP_SITE_SIZE)
   if (!__spiketrap_desc_entry(D) ||
-      !__atomic_load_n(&QueueReady, __ATOMIC_ACQUIRE))
+      !__atomic_load_n(&QueueReady, __ATOMIC_ACQUIRE) || sandboxed())
     return;
   if (__atomic_load_n(&Refused, __ATOMIC_RELAXED))
     return tellRefused();
@@ -302,7 +306,9 @@ void printStats() {
   logLine("sites: {} rewritten in {} batches ({} pages made writable), {} "
           "requests dropped{}",
           S.Sites, S.Batches, S.Pages, S.Dropped,
-          S.Works ? "" : "; patching refused by the system");
+          !flags.patch ? "; patching off (patch=0)"
+          : S.Works    ? ""
+                       : "; patching refused by the system");
 }
 } // namespace
 
@@ -311,6 +317,8 @@ void patchInit() {
   if (flags.verbosity >= 1)
     atexit(printStats);
   PageSize = size_t(sysconf(_SC_PAGESIZE));
+  if (!flags.patch)
+    return; // the queue stays closed: requests are dropped
   // Whether the system lets code be writable (a W^X policy may not): tried
   // on a page of the runtime's own code, before any other thread exists.
   auto Page = reinterpret_cast<void *>(uintptr_t(&applyPendingPatches) &

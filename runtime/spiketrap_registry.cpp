@@ -8,6 +8,7 @@
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_sampler.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_static.h"
 
@@ -37,6 +38,7 @@ SpinLock RegistryLock;
 ThreadState *Head;
 ThreadTotals Gone; // counters of threads that have exited
 uint64_t Registered;
+bool MainLeft; // the process's first thread ran its exit (pthread_exit)
 pthread_key_t ExitKey;
 bool ExitKeyReady;
 // Whether the program's pthread_setname_np calls reach ours: not when a
@@ -88,6 +90,8 @@ void onThreadExit(void *P) {
   ThreadState &T = *static_cast<ThreadState *>(P);
   T.Status = StatusBusy;
   RegistryLock.lock();
+  if (T.Tid == uint32_t(getpid()))
+    MainLeft = true;
   if (T.Prev)
     T.Prev->Next = T.Next;
   else
@@ -168,7 +172,8 @@ bool threadReady(ThreadState &T) {
   // A hook can run before our start-up code (an instrumented constructor of
   // a library loaded first); start up now.
   runtimeInit();
-  if (!flags.enabled) {
+  // Under a seccomp filter: registering makes system calls (gettid, prctl).
+  if (!flags.enabled || sandboxed()) {
     T.Status = StatusDead; // switched off: every later hook returns at once
     return false;
   }
@@ -231,6 +236,7 @@ void threadAfterForkChild() {
   Head = nullptr;
   Gone = {};
   Registered = 0;
+  MainLeft = false;
   if (T.Status != StatusNew && T.Status != StatusDead) {
     T.Next = T.Prev = nullptr;
     Head = &T;
@@ -249,9 +255,17 @@ void threadAfterForkChild() {
   RegistryLock.reset();
 }
 
+bool registeredThreadsGone() {
+  RegistryLock.lock();
+  bool Gone = MainLeft && !Head;
+  RegistryLock.unlock();
+  return Gone;
+}
+
 void threadNameForSpike(ThreadState &T) {
   char Name[16] = {};
-  if (!RenamesSeen && &T == &threadState && prctl(PR_GET_NAME, Name) == 0)
+  if (!RenamesSeen && &T == &threadState && !sandboxed() &&
+      prctl(PR_GET_NAME, Name) == 0)
     storeName(T, Name);
 }
 

@@ -38,6 +38,10 @@ void threadRootComing(bool Coming);
 // runtime's pthread_setname_np (a sanitizer's interceptor has the name),
 // reads T's name from the kernel (one system call, in the callers' time).
 void threadNameForSpike(ThreadState &T);
+// The first thread ran its exit (pthread_exit) and every thread that ever
+// ran a hook has exited too (a look without /proc: threads that never ran
+// one are not in the registry).
+bool registeredThreadsGone();
 
 // Copies T's kernel name into Out[16]: the name threadReady read, or the
 // last one pthread_setname_np gave it since. No system call: this runs

@@ -14,6 +14,7 @@
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_sigaction.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -238,6 +239,10 @@ void writeOutput(const Output &O, const Buffer &B, Buffer &Written) {
             Path.data(), Why, *Why && Err ? ": " : "",
             Err ? strerror(Err) : "");
   }
+  // A program that closed descriptor 2 and opened a file of its own there
+  // gets nothing in it: the report goes nowhere.
+  if (!stderrIsOurs())
+    return;
   if (!writeAll(2, B.data(), B.size()))
     logLine("{}: writing to stderr failed: {}", O.Option, strerror(errno));
 }
@@ -283,6 +288,10 @@ private:
 } // namespace
 
 void writeReport(bool Crash) {
+  // Under a seccomp filter any call of ours may be the one it kills: say
+  // nothing rather than end the program with SIGSYS.
+  if (sandboxCheck())
+    return;
   RecursionGuard Guard;
   // The live log's lines about the last spikes come before the report.
   if (!Crash)

@@ -2,8 +2,10 @@
 //
 // The readings are raw system calls (openat, read, close of the thread's
 // schedstat; ~20 us on our VM): the thread's own may be in a signal handler,
-// and no interposed read must see them. No descriptor is kept open: a
-// program may close descriptors it did not open and reuse the numbers. The
+// and no interposed read must see them. They are made by the runtime's
+// reader thread, in a descriptor table of its own (spiketrap_procread.h):
+// the program's descriptors are never taken, not even for a moment, and no
+// descriptor of ours stays in its table for its closefrom to take. The
 // watcher also reads the thread's CPU time and how often it blocked (its
 // status), so a spike whose thread never blocked knows its preemption from
 // its own CPU time: wall time less that is time runnable off the CPU.
@@ -14,6 +16,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_kernel_events.h"
+#include "spiketrap_procread.h"
 #include "spiketrap_record.h"
 #include "spiketrap_waits.h"
 
@@ -58,17 +61,7 @@ size_t readTaskFile(uint32_t Tid, const char *Name, char *Text, size_t Size) {
   while (*Name && Len + 1 < sizeof(Path))
     Path[Len++] = *Name++;
   Path[Len] = 0;
-  long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
-                             O_RDONLY | O_CLOEXEC, 0, 0, 0);
-  if (Fd < 0)
-    return 0;
-  long Got =
-      arch::rawSyscall(SYS_read, Fd, long(Text), long(Size - 1), 0, 0, 0);
-  arch::rawSyscall(SYS_close, Fd, 0, 0, 0, 0, 0);
-  if (Got <= 0)
-    return 0;
-  Text[Got] = 0;
-  return size_t(Got);
+  return procRead(Path, Text, Size);
 }
 
 // The run delay of thread Tid of this process, from its schedstat
@@ -187,6 +180,11 @@ void runDelayNoWatcher() {
   __atomic_store_n(&CpuBaseTicks, UINT64_MAX, __ATOMIC_RELAXED);
   Source = PreemptionSource::None;
   Why = "no watcher thread";
+}
+
+void runDelayStop() {
+  __atomic_store_n(&On, false, __ATOMIC_RELEASE);
+  __atomic_store_n(&CpuBaseTicks, UINT64_MAX, __ATOMIC_RELAXED);
 }
 
 namespace {

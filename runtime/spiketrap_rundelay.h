@@ -48,6 +48,8 @@ const char *preemptionUnknownWhy();
 void runDelayInit(bool WatcherRuns);
 // The watcher could not start after all.
 void runDelayNoWatcher();
+// No more readings (the program sandboxes itself).
+void runDelayStop();
 // Whether run delays are read (PreemptionSource::RunDelay).
 bool runDelayOn();
 // The watcher's look at T (registry lock held): Start is the start of T's

@@ -32,6 +32,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_procread.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -1093,6 +1094,15 @@ void samplerSignalTaken(int Sig) {
     stopBuffer(*AllBuffers[I]);
   if (flags.verbosity >= 1)
     logLine("sample: the program takes signal {}; sampling stops", Sig);
+}
+
+// The program sandboxes itself (spiketrap_sandbox.cpp): as above, silently.
+void samplerStopForRun() {
+  if (!__atomic_exchange_n(&SampleSig, 0, __ATOMIC_SEQ_CST))
+    return;
+  uint32_t N = __atomic_load_n(&Allocated, __ATOMIC_ACQUIRE);
+  for (uint32_t I = 0; I < N; ++I)
+    stopBuffer(*AllBuffers[I]);
 }
 
 //===-- The culprit, when a spike is recorded -----------------------------===//

@@ -169,6 +169,8 @@ bool samplerHandlerIs(sighandler_t H);
 // The program installs an action for Sig: if it is ours, sampling moves to
 // another signal first (or stops), so the program's action is its own.
 void samplerSignalTaken(int Sig);
+// The same without a line: the program is about to sandbox itself.
+void samplerStopForRun();
 
 // verbosity=1: what sampling did, for the watcher's line at exit.
 struct SamplerStats {

@@ -20,12 +20,14 @@
 #include "spiketrap_record.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_thread.h"
 
 #include <atomic>
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/futex.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -451,6 +453,15 @@ SPIKETRAP_INTERPOSE int pthread_rwlock_clockwrlock(pthread_rwlock_t *L,
 }
 SPIKETRAP_MINSIZE_END
 
+namespace __spiketrap {
+void sandboxComing() {
+  if (!sandboxNote())
+    return;
+  samplerStopForRun();
+  runDelayStop();
+}
+} // namespace __spiketrap
+
 // Futex waits through syscall() are rare next to locks: for size.
 SPIKETRAP_MINSIZE_BEGIN
 // syscall() is variadic: forward six arguments, as the C library's reads
@@ -466,6 +477,9 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   va_end(Ap);
   auto Real = reinterpret_cast<long (*)(long, long, long, long, long, long,
                                         long)>(realFn(Wait_syscall));
+  if (Nr == SYS_seccomp &&
+      (A[0] == SECCOMP_SET_MODE_STRICT || A[0] == SECCOMP_SET_MODE_FILTER))
+    sandboxComing(); // before the filter: spiketrap_sandbox.cpp
   WaitScope W;
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);

@@ -135,6 +135,11 @@ template <typename T> SPIKETRAP_ALWAYS_INLINE long word(T V) {
     return long(V);
 }
 
+// The program is about to install a seccomp filter (the interposed prctl or
+// syscall): sampling and run-delay readings stop for the run, on every
+// thread, while their system calls still can (spiketrap_sandbox.h).
+void sandboxComing();
+
 } // namespace __spiketrap
 
 #endif // SPIKETRAP_WAITS_H

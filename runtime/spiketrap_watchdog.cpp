@@ -163,7 +163,7 @@ uint64_t watchdogTick(uint64_t Now) {
     forEachThread(watch, &L);
     // After the registry lock: stderr may be a pipe no one drains.
     if (L.Out.size())
-      writeAll(2, L.Out.data(), L.Out.size());
+      writeStderr(L.Out.data(), L.Out.size());
     NextLook = Now + PeriodTicks;
   }
   return NextLook;

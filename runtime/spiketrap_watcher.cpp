@@ -24,22 +24,100 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_patch.h"
+#include "spiketrap_procread.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
+#include "spiketrap_sandbox.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
 
 #include <linux/futex.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 namespace __spiketrap {
 
+//===-- The program's end (its last thread left with pthread_exit) --------===//
+
 namespace {
+// Field Index (from 3, the state) of a /proc stat file, after the command
+// name's ')'; null when unreadable.
+const char *statField(const char *Path, char *Buf, size_t Size, int Index) {
+  // Through the reader: a program whose descriptor table is full still
+  // ends (it hung, the watcher its last thread).
+  if (!procRead(Path, Buf, Size))
+    return nullptr;
+  const char *P = strrchr(Buf, ')');
+  for (int Field = 2; P && Field < Index; ++Field)
+    P = strchr(P + 1, ' ');
+  return P ? P + 1 : nullptr;
+}
+
+// Without /proc (a container or chroot that has none): the threads the
+// registry knew have all gone, the first one included; is any thread left
+// that never ran a hook? Found by asking the kernel for each thread id
+// (tgkill with no signal: ~1.4 s for the 4M ids Linux may hand out, once;
+// later looks ask again only for the threads found).
+uint32_t Unknown[64];
+uint32_t NumUnknown;
+
+bool threadAlive(long Pid, uint32_t Tid) {
+  return arch::rawSyscall(SYS_tgkill, Pid, long(Tid), 0, 0, 0, 0) == 0;
+}
+
+bool goneWithoutProc() {
+  if (!registeredThreadsGone())
+    return false;
+  long Pid = long(getpid());
+  uint32_t Kept = 0;
+  for (uint32_t I = 0; I < NumUnknown; ++I)
+    if (threadAlive(Pid, Unknown[I]))
+      Unknown[Kept++] = Unknown[I];
+  NumUnknown = Kept;
+  if (NumUnknown)
+    return false;
+  constexpr uint32_t kPidMaxLimit = 4194304; // the kernel's PID_MAX_LIMIT
+  for (uint32_t Tid = 1; Tid < kPidMaxLimit; ++Tid)
+    if (Tid != uint32_t(Pid) && threadAlive(Pid, Tid) &&
+        !backgroundThreadIs(Tid) &&
+        NumUnknown < sizeof(Unknown) / sizeof(Unknown[0]))
+      Unknown[NumUnknown++] = Tid;
+  return NumUnknown == 0;
+}
+
+bool programThreadsGone() {
+  auto Threads = [] {
+    char Buf[1024];
+    const char *P = statField("/proc/self/stat", Buf, sizeof(Buf), 20);
+    return P ? strtol(P, nullptr, 10) : 0;
+  };
+  long Ours = long(backgroundThreads());
+  long N = Threads();
+  if (N <= 0 && procUnreadable())
+    return goneWithoutProc();
+  if (N <= 0 || N > Ours + 1)
+    return false;
+  if (N <= Ours)
+    return true;
+  // One more: the first thread, which stays a zombie (and counted) when it
+  // ends before the others, is it still running?
+  char Buf[1024], Path[64];
+  snprintf(Path, sizeof(Path), "/proc/self/task/%d/stat", int(getpid()));
+  const char *P = statField(Path, Buf, sizeof(Buf), 3);
+  if (!P || *P != 'Z')
+    return false;
+  // Counted again now that it is a zombie, which starts no thread: the
+  // first count may be from before it started its last ones.
+  N = Threads();
+  return N > 0 && N <= Ours + 1;
+}
 
 bool Started, Sampling, Hangs, Preemption;
 uint64_t Looks; // verbosity=1's count
@@ -100,6 +178,12 @@ void loop(void *) {
       sleepUntil(Now, Until);
   uint64_t NextCount = 0;
   while (!__atomic_load_n(&Stop, __ATOMIC_ACQUIRE)) {
+    // The program sandboxed itself: no more looks (they read /proc and
+    // signal threads), only the wait for the end.
+    if (sandboxed()) {
+      arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+      continue;
+    }
     uint64_t Now = now();
     ++Looks;
     // A program whose last thread ended with pthread_exit ends, as it would
@@ -160,6 +244,7 @@ void printStats() {
 }
 
 void startThread() {
+  procReaderStart();
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
   bool Ok = startBackgroundThread(loop, nullptr, &Thread);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
@@ -203,6 +288,7 @@ bool watcherPause() {
   arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
   pthread_join(Thread, nullptr);
   backgroundThreadJoined();
+  procReaderStop();
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
   return true;
 }
@@ -210,6 +296,7 @@ bool watcherPause() {
 void watcherResume() { startThread(); }
 
 void watcherAfterForkChild() {
+  procReaderAfterForkChild();
   watchdogAfterForkChild();
   samplerAfterForkChild();
   runDelayAfterForkChild();

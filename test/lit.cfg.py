@@ -79,6 +79,12 @@ else:
 import shutil
 if os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("root-setpriv")
+# A test without /proc unmounts it in a mount namespace of its own.
+import subprocess
+if not run and shutil.which("unshare") and subprocess.run(
+        ["unshare", "-m", "sh", "-c", "umount -l /proc"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("mount-namespace")
 
 # kernel_events=1 needs perf_event_open for the thread's own software
 # events (a VM without a PMU has them; seccomp or perf_event_paranoid 3 may

@@ -7,7 +7,8 @@
 // UNSUPPORTED: emulated
 // (qemu-user runs a thread of its own)
 
-// sample=0: no watcher thread (without hang_after=), and no sampling.
+// sample=0: no watcher thread (without hang_after=), and no sampling. By
+// default the watcher and the reader (the /proc files' reader) run.
 
 #include "../Inputs/spin.h"
 #include <dirent.h>
@@ -33,4 +34,4 @@ int main(void) {
 
 // OFF: threads: 1
 // JSON: work | not sampled
-// ON: threads: 2
+// ON: threads: 3

@@ -1,7 +1,23 @@
 //===- FlagsTest.cpp - SPIKETRAP_OPTIONS parsing --------------------------===//
 #include "spiketrap_flags.h"
+#include "spiketrap_format.h"
 
 #include <gtest/gtest.h>
+
+namespace {
+// The runtime writes to descriptor 2 only while it is the one it started
+// with (spiketrap_format.h): GoogleTest's capture puts a file there, which
+// the runtime is told to take as its stderr for the time of the capture.
+void captureStderr() {
+  testing::internal::CaptureStderr();
+  __spiketrap::stderrInit();
+}
+std::string capturedStderr() {
+  std::string Out = testing::internal::GetCapturedStderr();
+  __spiketrap::stderrInit();
+  return Out;
+}
+} // namespace
 
 using namespace __spiketrap;
 
@@ -56,10 +72,10 @@ TEST(Flags, ParseKeepsDefaultsOnBadEntries) {
   Flags F;
   F.setDefaults();
   EXPECT_EQ(F.threshold, 1000000u);
-  testing::internal::CaptureStderr();
+  captureStderr();
   int Bad = F.parse("threshold=abc:nonsense=1:verbosity=2, clock=monotonic "
                     "report='/tmp/a b.txt' spike_memory=1Q noequals");
-  std::string Err = testing::internal::GetCapturedStderr();
+  std::string Err = capturedStderr();
   EXPECT_EQ(Bad, 4);
   EXPECT_EQ(F.threshold, 1000000u);
   EXPECT_EQ(F.verbosity, 2);
@@ -75,9 +91,9 @@ TEST(Flags, ParseKeepsDefaultsOnBadEntries) {
 TEST(Flags, UnterminatedQuoteKeepsTheDefault) {
   Flags F;
   F.setDefaults();
-  testing::internal::CaptureStderr();
+  captureStderr();
   int Bad = F.parse("verbosity=1:report='/tmp/a b.txt");
-  std::string Err = testing::internal::GetCapturedStderr();
+  std::string Err = capturedStderr();
   EXPECT_EQ(Bad, 1);
   EXPECT_EQ(F.verbosity, 1);
   EXPECT_STREQ(F.report, "stderr");
@@ -89,9 +105,9 @@ TEST(Flags, UnterminatedQuoteKeepsTheDefault) {
 TEST(Flags, HelpListsEveryOption) {
   Flags F;
   F.setDefaults();
-  testing::internal::CaptureStderr();
+  captureStderr();
   F.printHelp();
-  std::string Out = testing::internal::GetCapturedStderr();
+  std::string Out = capturedStderr();
 #define SPIKETRAP_FLAG(Type, Name, Default, Description)                       \
   EXPECT_NE(Out.find(#Name), std::string::npos) << #Name;                      \
   EXPECT_NE(Out.find("(" Default ")"), std::string::npos) << #Name;

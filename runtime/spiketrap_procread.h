@@ -1,0 +1,35 @@
+//===- spiketrap_procread.h - Reading /proc without the program's table -===//
+//
+// The runtime reads /proc files now and then (a thread's schedstat and
+// status for its run delay, /proc/self/stat for the program's end). Opening
+// one takes the lowest free descriptor of the process for a moment: the
+// program's own open got another number, or failed at RLIMIT_NOFILE. So the
+// files are opened by a thread of the runtime that has a descriptor table
+// of its own (close_range(CLOSE_RANGE_UNSHARE) at its start): the
+// program's table is never touched, and a full one does not stop a read.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIKETRAP_PROCREAD_H
+#define SPIKETRAP_PROCREAD_H
+
+#include <stddef.h>
+
+namespace __spiketrap {
+
+// Reads Path (absolute, under /proc) into Text, NUL-terminated; the bytes
+// read, or 0. Asks the reader thread and waits for it (a few ms at most:
+// then 0); async-signal-safe. Before the reader runs (start-up) or where it
+// cannot, opens the file itself.
+size_t procRead(const char *Path, char *Text, size_t Size);
+
+// With the watcher: started and stopped with it.
+// The reader runs and /proc/self/stat cannot be opened (no /proc).
+bool procUnreadable();
+
+void procReaderStart();
+void procReaderStop();
+void procReaderAfterForkChild();
+
+} // namespace __spiketrap
+
+#endif
