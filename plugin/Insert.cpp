@@ -567,3 +567,30 @@ bool spiketrap::insertHooks(Function &F, GlobalVariable *Desc,
     insertLateProbes(Split ? *Split->Body : F, Desc, St, H, TT);
   return Split.has_value();
 }
+
+//===-- Callers stay on the stack -----------------------------------------===//
+
+bool spiketrap::keepCallers(Function &F) {
+  // A tail call compiles to a jump: the function's frame is gone while its
+  // callee runs, and `render > draw > spin` reads `render > spin`. A call
+  // and a return cost a few instructions (docs/performance.md).
+  bool Changed = false, Calls = false;
+  for (Instruction &I : instructions(F)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    Calls |= isa<CallBase>(I) || I.getOpcode() == Instruction::FRem;
+    if (CI && CI->getTailCallKind() == CallInst::TCK_Tail) {
+      CI->setTailCallKind(CallInst::TCK_None);
+      Changed = true;
+    }
+  }
+  // Library calls instruction selection makes (fmod for frem, memcpy for a
+  // copy) may become sibling calls of their own: the attribute forbids
+  // those too. musttail calls (the thunk's) are made whatever it says. A
+  // function that calls nothing needs none.
+  if (Calls && (!F.hasFnAttribute("disable-tail-calls") ||
+                !F.getFnAttribute("disable-tail-calls").getValueAsBool())) {
+    F.addFnAttr("disable-tail-calls", "true");
+    Changed = true;
+  }
+  return Changed;
+}

@@ -39,6 +39,14 @@ bool insertHooks(llvm::Function &F, llvm::GlobalVariable *Desc,
                  const StateRef &St, const Hooks &H, const llvm::Triple &TT,
                  bool Probes);
 
+/// Keeps every call in \p F a call, never a jump: clears the `tail` marker
+/// of its calls (not `musttail`, which must stay one) and forbids the
+/// backend's sibling calls (the library calls it makes itself too). A
+/// function that ends by calling another stays on the stack under it, so
+/// the callee's spike, and the samples of code it calls, show it. Returns
+/// whether anything changed.
+bool keepCallers(llvm::Function &F);
+
 } // namespace spiketrap
 
 #endif // SPIKETRAP_INSERT_H

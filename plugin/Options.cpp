@@ -82,6 +82,14 @@ static cl::opt<bool> LateProbes(
              "runs only on some calls (docs/selection.md)"),
     cl::init(true));
 
+static cl::opt<bool> KeepCallers(
+    "spiketrap-keep-callers",
+    cl::desc("Keep every call in an instrumented function a call, not a "
+             "jump (no sibling calls): the function stays on the stack "
+             "while its callee runs, so a spike's stack shows it "
+             "(default true)"),
+    cl::init(true));
+
 static cl::opt<bool>
     Stats("spiketrap-stats",
           cl::desc("Print a one-line summary per module to stderr"),
@@ -163,3 +171,5 @@ bool spiketrap::inlineCheckEnabled() { return InlineCheck; }
 bool spiketrap::splitBodyEnabled() { return SplitBody; }
 
 bool spiketrap::lateProbesEnabled() { return LateProbes; }
+
+bool spiketrap::keepCallersEnabled() { return KeepCallers; }

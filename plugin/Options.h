@@ -69,6 +69,10 @@ bool splitBodyEnabled();
 /// -spiketrap-late-probes: probes at conditional loops (Insert.cpp).
 bool lateProbesEnabled();
 
+/// -spiketrap-keep-callers: no sibling calls in instrumented functions
+/// (Insert.cpp, keepCallers).
+bool keepCallersEnabled();
+
 } // namespace spiketrap
 
 #endif // SPIKETRAP_OPTIONS_H

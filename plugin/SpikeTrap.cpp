@@ -80,6 +80,9 @@ PreservedAnalyses SpikeTrapPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (D.V != Verdict::Instrumented)
       continue;
     GlobalVariable *Desc = DescOf.lookup(F);
+    // Before the body moves (it takes the function's attributes along).
+    if (keepCallersEnabled())
+      keepCallers(*F);
     if (Sites) {
       StringRef Why = whyNoSite(*F, TT);
       if (Why.empty()) {

@@ -24,7 +24,7 @@ set(Bad "")
 string(REGEX MATCHALL "[^\n]+" Lines "${Defined}")
 foreach(L IN LISTS Lines)
   string(REGEX REPLACE ".* " "" Sym "${L}")
-  if(Sym MATCHES "^(dlclose|unshare|setns|prctl|_exit|_Exit|execve|execv|execvp|execvpe|execl|execle|execlp|execveat|fexecve|sigaction|signal|pthread_setname_np|__cxa_begin_catch|${Waits})$")
+  if(Sym MATCHES "^(dlclose|unshare|setns|prctl|_exit|_Exit|execve|execv|execvp|execvpe|execl|execle|execlp|execveat|fexecve|sigaction|signal|sigprocmask|pthread_sigmask|pthread_setname_np|__cxa_begin_catch|${Waits})$")
     # Weak, so that a program's own definition of the name wins.
     if(NOT L MATCHES " [WV] [^ ]+$")
       list(APPEND Bad "not weak: ${Sym}")

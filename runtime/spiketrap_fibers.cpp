@@ -17,8 +17,16 @@
 // than kMaxArgs arguments (their frames are then told apart by address, as
 // before).
 //
+// A context's calls run only while it runs: switched out, its frames'
+// clocks stop (put back, they start later by the time it was switched
+// out), and so do the waits they made, which go with it (the thread's ring
+// of waits is saved and put back with its frames). So neither a fiber's
+// suspension nor the waits of the thread meanwhile are its calls' time;
+// nor is a fiber's run the time of the call that switched to it.
+//
 //===----------------------------------------------------------------------===//
 #include "spiketrap_alloc.h"
+#include "spiketrap_clock.h"
 #include "spiketrap_defs.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
@@ -41,6 +49,8 @@ struct Saved {
   uint32_t Cap;    // frames room
   Frame *Frames;
   uintptr_t OverflowAddr;
+  uint64_t SwitchedAt; // ticks when it was switched away from
+  WaitRing *Waits;     // its waits then (null: out of memory, none)
   // makecontext's function and the context it resumes when it returns.
   void (*Func)(long, long, long, long, long, long, long, long);
   const ucontext_t *Link;
@@ -63,6 +73,7 @@ Saved *find(const void *Ctx, bool Make) {
     return nullptr;
   Free->Ctx = Ctx;
   Free->Depth = 0;
+  Free->SwitchedAt = 0;
   Free->Func = nullptr;
   Free->Link = nullptr;
   return Free;
@@ -81,10 +92,16 @@ void save(ThreadState &T, const void *Ctx) {
         S->Cap = N;
       }
     }
+    if (!S->Waits)
+      S->Waits =
+          static_cast<WaitRing *>(reportRealloc(nullptr, sizeof(WaitRing)));
     if (N <= S->Cap) {
       memcpy(S->Frames, T.Frames, N * sizeof(Frame));
       S->Depth = T.Depth;
       S->OverflowAddr = T.OverflowAddr;
+      S->SwitchedAt = now();
+      if (S->Waits)
+        memcpy(S->Waits, &T.Waits, sizeof(WaitRing));
     } else {
       S->Depth = 0; // out of memory: it starts afresh when resumed
     }
@@ -99,6 +116,14 @@ void restore(ThreadState &T, const void *Ctx) {
   Saved *S = find(Ctx, false);
   uint32_t Depth = S ? S->Depth : 0;
   uint32_t N = Depth < kMaxDepth ? Depth : kMaxDepth;
+  // Its frames and their waits start later by the time it was switched
+  // out; a context that has not run yet has waited for nothing.
+  uint64_t Now = now();
+  uint64_t Off = N && Now > S->SwitchedAt ? Now - S->SwitchedAt : 0;
+  for (uint32_t I = 0; I < N; ++I)
+    S->Frames[I].Start += Off;
+  if (S)
+    S->SwitchedAt = Now; // shifted once, however often it is resumed
   // The depth first down (no frame of ours is then above a handler's), the
   // frames, then the depth up.
   T.Depth = 0;
@@ -107,6 +132,18 @@ void restore(ThreadState &T, const void *Ctx) {
     memcpy(T.Frames, S->Frames, N * sizeof(Frame));
   if (S)
     T.OverflowAddr = S->OverflowAddr;
+  // The thread is busy (switchTo): no wait is noted meanwhile.
+  WaitRing &W = T.Waits;
+  if (N && S->Waits) {
+    memcpy(&W, S->Waits, sizeof(WaitRing));
+    for (WaitEntry &E : W.Entries)
+      if (E.End)
+        E.Start += Off, E.End += Off;
+    if (W.Evicted)
+      W.Evicted += Off;
+  } else {
+    W.Next = W.Evicted = 0;
+  }
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   T.Depth = Depth;
   Lock.unlock();

@@ -12,16 +12,17 @@
 // stored last. A frame stays covered until its spike is recorded.
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_hooks.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
-#include "spiketrap_hooks.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_runlist.h"
+#include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
@@ -74,6 +75,11 @@ SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
 // keep no room for the candidates.
 SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
                               bool Unwound = false) {
+  // Over only by the time the sampler's ticks took in it: not the call's.
+  if (const Frame &F = T.Frames[Depth - 1];
+      uint64_t Ticks = samplerTicksIn(T, F.Start, End))
+    if (End - F.Start <= resolvedThreshold(F.Threshold) + Ticks)
+      return;
   IdleVerdict V = judgeIdle(T, Depth, End);
   if (V == IdleVerdict::Drop)
     return;
@@ -91,15 +97,36 @@ SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
   recordSpike(T, Depth, End, C, P, Unwound, V == IdleVerdict::RecordIdle);
 }
 
+// A frame's time to End. A signal handler's time taken out of it (its start
+// moved later) after End was read may put End before its start: then none.
+SPIKETRAP_ALWAYS_INLINE uint64_t sinceStart(const Frame &F, uint64_t End) {
+  return End > F.Start ? End - F.Start : 0;
+}
+
 // The frame at Depth - 1 was left without an exit hook (a longjmp, or an
 // exception through a patchable site or uninstrumented code): a call that
 // had run over its threshold by Now is a spike all the same.
 void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
+  payOwedShift(T, Depth);
   const Frame &F = T.Frames[Depth - 1];
-  uint64_t Dur = Now - F.Start;
+  uint64_t Dur = sinceStart(F, Now);
   if (Dur > resolvedThreshold(F.Threshold))
     spike(T, Depth, Now, /*Unwound=*/true);
   chargeParent(T, Depth, Dur);
+}
+
+// Handlers left by siglongjmp (their contexts judged by Addr, an activation
+// running now): their frames are closed first, while their contexts still
+// mark their spikes as run in a handler; signalFloor then drops the
+// contexts. Returns the new depth.
+uint32_t closeLeftHandlers(ThreadState &T, uint32_t Depth, uintptr_t Addr,
+                           uint64_t Now) {
+  for (uint32_t N = T.NumSignals;
+       N && Depth <= kMaxDepth && !signalContextLive(T.Signals[N - 1], Addr);
+       --N)
+    for (; Depth > T.Signals[N - 1].Floor; --Depth)
+      closeDeadFrame(T, Depth, Now);
+  return Depth;
 }
 
 // A frame on top whose activation lies at or below ours has been left
@@ -107,6 +134,8 @@ void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
 // handler interrupted. Returns the new depth.
 SPIKETRAP_NOINLINE uint32_t dropDeadFrames(ThreadState &T, uint32_t Depth,
                                            uintptr_t Addr) {
+  if (T.NumSignals)
+    Depth = closeLeftHandlers(T, Depth, Addr, now());
   uint32_t Floor = signalFloor(T, Addr);
   uint64_t Now = now();
   for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) <= Addr; --Depth)
@@ -288,13 +317,16 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     T.Depth = Depth - 1;
     return;
   }
+  if (T.NumSignals)
+    Depth = closeLeftHandlers(T, Depth, Addr, End);
   uint32_t Floor = signalFloor(T, Addr);
   for (; Depth > Floor && uintptr_t(T.Frames[Depth - 1].Addr) < Addr; --Depth)
     closeDeadFrame(T, Depth, End);
   if (Depth && uintptr_t(T.Frames[Depth - 1].Addr) == Addr) {
+    payOwedShift(T, Depth);
     const Frame &F = T.Frames[Depth - 1];
     uint64_t Thr = resolvedThreshold(F.Threshold);
-    uint64_t Dur = End - F.Start;
+    uint64_t Dur = sinceStart(F, End);
     // Counted for adaptive mode as on the fast path.
     if (Dur * kCloseRatio > Thr)
       countNear(const_cast<spiketrap_desc *>(F.Desc));
@@ -318,7 +350,8 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
 SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
                                  uint32_t Depth, uint64_t End, uint64_t Thr) {
   countNear(D);
-  uint64_t Dur = End - T.Frames[Depth - 1].Start;
+  payOwedShift(T, Depth);
+  uint64_t Dur = sinceStart(T.Frames[Depth - 1], End);
   if (Dur > Thr)
     spike(T, Depth, End);
   chargeParent(T, Depth, Dur);

@@ -14,6 +14,7 @@
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_sandbox.h"
+#include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -303,6 +304,8 @@ void writeReport(bool Crash) {
   }
   uint64_t Begin = monotonicNs();
   ++ReportNumber;
+  if (!Crash) // reads object files: not in a crash
+    nameSignalHandlers();
   SpikeReader Reading; // the model points into the arena
   ReportModel M;
   if (!M.build()) {

@@ -11,6 +11,7 @@
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_rundelay.h"
+#include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_waits.h"
 
@@ -151,6 +152,9 @@ void writeFunctions(Buffer &B, const ReportModel &M) {
       jsonString(B, File ? File : "");
       B.format(",\"instrumented\":false");
     }
+    // A signal handler timed by the runtime's trampoline as one frame.
+    if (signalHandlerDesc(S.Desc))
+      B.format(",\"signal_handler\":true");
     B.format(",\"line\":{},\"calls\":{},\"spikes\":{}",
              __spiketrap_desc_line(S.Desc),
              __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,

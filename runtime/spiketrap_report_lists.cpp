@@ -38,9 +38,12 @@ size_t suggest(const ReportModel &M, Array<Suggestion> &Out) {
     const FunctionStats &S = M.function(F);
     // Most of its calls, not a rare one: that is its normal cost. Its own
     // cost: spikes it took only because a callee did are the callee's.
-    if (S.CulpritSpikes * 2 <=
-        __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
-                        __ATOMIC_RELAXED))
+    // Code never instrumented (a signal handler the runtime timed) takes
+    // no list entry.
+    if (madeForSymbol(S.Desc) ||
+        S.CulpritSpikes * 2 <=
+            __atomic_load_n(&__spiketrap_desc_state(S.Desc)->calls,
+                            __ATOMIC_RELAXED))
       continue;
     // 25% above its worst, so the next run reports only what is unusual.
     Out[N++] = {F, niceAbove(S.WorstNs + S.WorstNs / 4)};

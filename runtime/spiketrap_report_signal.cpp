@@ -31,6 +31,12 @@ void onSignal(int) {
   errno = Saved;
 }
 
+} // namespace
+
+bool reportSignalHandlerIs(uintptr_t Fn) { return Fn == uintptr_t(onSignal); }
+
+namespace {
+
 void reportLoop(void *) {
   for (;;) {
     if (sem_wait(&Pending) == 0)

@@ -86,6 +86,13 @@ void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
   }
   if (M.wholeRun(Row.Worst))
     B.format(" (whole run)");
+  // Run by a signal handler: the handler's own time, not its caller's.
+  if (int Sig = M.record(Row.Worst).Signo) {
+    if (const char *N = sigabbrev_np(Sig))
+      B.format(" (SIG{} handler)", N);
+    else
+      B.format(" (signal {} handler)", Sig);
+  }
   size_t Levels = Row.Blamed != Row.Fn, Outer = Row.Worst;
   for (size_t P = Row.Worst; P != kNone; P = M.parent(P))
     ++Levels, Outer = P;

@@ -95,6 +95,17 @@ uint64_t readBlocked(uint32_t Tid) {
   char Text[4096];
   if (!readTaskFile(Tid, "status", Text, sizeof(Text)))
     return UINT64_MAX;
+  // Asleep now (blocked in a call the runtime does not interpose): the
+  // switch that put it to sleep is counted, its wake-up will not be, so a
+  // count read now would make the thread look as if it never blocked
+  // since. Unknown instead.
+  if (const char *S = strstr(Text, "\nState:")) {
+    S += 7;
+    while (*S == ' ' || *S == '\t')
+      ++S;
+    if (*S == 'S' || *S == 'D')
+      return UINT64_MAX;
+  }
   static const char Key[] = "\nvoluntary_ctxt_switches:";
   const char *P = strstr(Text, Key);
   if (!P)

@@ -3,28 +3,27 @@
 // The signal (a real-time one the program leaves at its default action,
 // from SIGRTMAX down), its handler, the per-thread sample buffers and
 // timers, and the culprit a spike's samples agree on. Who sends what:
-//   - a running thread ticks itself: its own timer (SIGEV_THREAD_ID)
-//     signals it every eighth of the global threshold (1 ms at the default,
-//     at most 50 ms), or when one of its open calls will pass half its
-//     threshold, if that is sooner. A tick costs the thread its timer's
-//     interrupt and signal (~45 us on our VM, a few us on hardware) while
-//     it runs, nothing while it waits; the watcher thread's look cost as
-//     much a wake-up, was woken at every wait's end of an event loop, and
-//     signalled the thread besides (docs/performance.md);
-//   - while a call is open past half its threshold the handler samples it,
-//     every 100 us, or 1/16 of the call's age, or 20 times what the last
-//     sample cost, whichever is longest;
-//   - the timer stops after a few ticks with no call open (the thread runs
-//     code that is not timed, or waits in a call that is not interposed),
-//     and when a tick lands in an interposed wait that restarts (a read, a
-//     lock); the wait's end starts it again. Around an interposed wait that
-//     may last (a sleep, a poll, a condition variable: samplerPauseForWait;
-//     no signal makes a sleep or a poll return EINTR) the signal is blocked
-//     instead: a tick due meanwhile waits for the wait's end (a call of its
-//     own mask, ppoll & co., stops the timer);
-//   - a thread starts ticking when it registers, and the watcher thread
-//     (samplerWatch) starts one that has a call open and does not tick
-//     (one queued signal, rt_tgsigqueueinfo, carrying our cookie).
+//   - each thread's timer on its own CPU clock (SIGEV_THREAD_ID to it),
+//     periodic: the kernel looks at it at the scheduler's tick, while the
+//     thread runs (every 4 ms of CPU at HZ=250, whatever shorter interval
+//     is asked), and raises the signal as the thread returns to user mode
+//     (CONFIG_POSIX_CPU_TIMERS_TASK_WORK). So a tick lands only in user
+//     code: a system call is never interrupted by it (no EINTR), a thread
+//     that sleeps or waits for a CPU gets none, and there is no timer
+//     interrupt of its own (the scheduler's tick comes anyway);
+//   - the thread makes its timer when it registers; the watcher makes one
+//     for a thread that had no buffer then, and starts the timer of a
+//     thread that stopped it (a few ticks with no call open). No signal is
+//     ever sent by hand;
+//   - a tick that finds a call open past half its threshold samples it, at
+//     most every 1/16 of the call's age, within the budget: the ticks and
+//     samples may cost the thread sample_share percent of its CPU time,
+//     measured (its CPU clock read at the handler's start and end, and the
+//     signal's round trip calibrated at start-up);
+//   - the signal is never blocked by the program's sigprocmask or
+//     pthread_sigmask (interposed below: the program still reads it as it
+//     set it), so it is never pending where a sigwait or a signalfd could
+//     take it; one that is not ours (kill -RTMAX) takes the default action.
 // This file has unwind tables: _Unwind_Backtrace starts in the handler.
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +36,7 @@
 #include "spiketrap_rundelay.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
+#include "spiketrap_waits.h"
 
 #include <atomic>
 #include <dlfcn.h>
@@ -66,12 +66,10 @@ namespace {
 
 // The sampling signal; 0: none (sampling off, or given up to the program).
 int SampleSig;
-// Our signals carry its address: a program's own signal of that number (it
-// has no handler of its own for it, or we would have moved) is ignored.
-// The watcher's carry Cookie[0], which it counts (Kicks); a thread's own
-// start Cookie[1].
-char Cookie[2];
-uint32_t Pid, Uid;
+// Our timers carry its address (SI_TIMER): a signal of that number without
+// it is the program's (kill -RTMAX), and takes the default action.
+char Cookie;
+uint32_t Pid;
 
 // The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
 // take tens of nanoseconds each.
@@ -85,30 +83,35 @@ uintptr_t VdsoLo, VdsoHi;
 // give them.
 uintptr_t Unsafe[10];
 uint32_t NumUnsafe;
+// The unwinder is set up and takes no lock (glibc 2.35 on): a spike's exit
+// may walk its own stack (framesAbove).
+bool UnwindReady;
 
-constexpr uint64_t kPeriodNs = 100000; // the fastest sampling: every 100 us
-// A running thread's tick, the soonest one, and the ticks in a row with no
-// call open after which it stops.
-constexpr uint64_t kTickNs = 1000000, kMaxTickNs = 50000000, kMinTickNs = 50000;
+// The timer's interval: what the kernel rounds up to its scheduler tick (4
+// ms at HZ=250, 1 ms at HZ=1000), an eighth of the global threshold when
+// that is longer (at most 50 ms), longer still when the ticks alone would
+// cost the thread more than half its budget. The ticks in a row with no
+// call open after which it stops (the watcher starts it again).
+constexpr uint64_t kTickNs = 1000000, kMaxTickNs = 50000000;
 constexpr uint32_t kIdleTicks = 4;
-// Doublings of the tick's period while the thread blocks outside the
-// interposed waits: 1 ms becomes 64 ms (kMaxTickNs caps it at 50).
-constexpr uint32_t kMaxBackoff = 6;
-// What a sample costs the thread (measured on our VM: the signal's round
-// trip ~4 us, ~0.4 us a frame unwound), and at most 1/20 of its time goes
-// to them. From the frames, not the clock: a sample the thread was
-// preempted in would stretch the period for nothing.
-constexpr uint64_t kSampleBaseNs = 4000, kSampleFrameNs = 400, kCostShare = 20;
-constexpr uint64_t kAgeShare = 16;     // a call is sampled 16 times per age
-uint64_t PeriodTicks, TickTicks, MaxTickTicks;
+constexpr uint64_t kAgeShare = 16; // a call is sampled 16 times per age
+// The budget: sample_share percent of the thread's CPU time, earned at
+// each tick, at most this much of it saved up (a call that gets hot after
+// a quiet while has its first samples at once).
+constexpr uint64_t kCreditCapNs = 2000000;
+uint64_t ShareMilli; // sample_share, in thousandths
+uint64_t TickTicks;
 // How late the first sample of a call may come (after half its threshold)
-// and still stand for the call's start: the watcher's tick, and a loaded
-// machine's delay in waking it.
-constexpr uint64_t kLateNs = 5000000;
+// and still stand for the call's start: a tick's interval of CPU time (4
+// ms at HZ=250), and a loaded machine's share of it.
+constexpr uint64_t kLateNs = 8000000;
 uint64_t LateTicks;
+// What the kernel's part of a tick costs the thread (the signal's delivery
+// and return, and one CPU clock reading), measured at start-up.
+uint64_t SignalNs;
 uint32_t Epoch; // samplerForgetSamples calls
-uint64_t SamplesTaken, KicksSent; // verbosity=1's counts
-uint64_t UnwindFaults;             // samples whose unwinding faulted
+uint64_t SamplesTaken; // verbosity=1's count
+uint64_t UnwindFaults; // samples whose unwinding faulted
 uint64_t StackSkips; // ticks skipped for want of room on an alternate stack
 // The handler runs on the thread's own stack (it is installed without
 // SA_ONSTACK: a program's 8 KiB sigaltstack cannot hold a signal frame of
@@ -122,46 +125,34 @@ uintptr_t FrameNeed; // a signal frame on this CPU, from AT_MINSIGSTKSZ
 // While this thread's sample unwinds: where a fault in the unwinder goes
 // back to (samplerFaultGuard).
 __thread sigjmp_buf *UnwindGuard;
+// The program blocked the signal (sigprocmask, pthread_sigmask): it stays
+// unblocked, and the program reads it blocked.
+__thread bool ProgramBlocks;
 
 long sys(long Nr, long A = 0, long B = 0, long C = 0, long D = 0) {
   return arch::rawSyscall(Nr, A, B, C, D, 0, 0);
 }
 
-//===-- The thread's own side: handler, timer, unwinding ------------------===//
+uint64_t cpuNs() {
+  timespec C = {};
+  sys(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, long(&C));
+  return uint64_t(C.tv_sec) * 1000000000 + uint64_t(C.tv_nsec);
+}
 
-// The timer that signals this thread while a call of it is open past half
-// its threshold (a raw system call: timer_create is not async-signal-safe).
-bool makeTimer(ThreadState &T, SampleBuffer &B, int Sig) {
-  struct sigevent Ev;
-  memset(&Ev, 0, sizeof(Ev));
-  Ev.sigev_notify = SIGEV_THREAD_ID;
-  Ev.sigev_signo = Sig;
-  Ev.sigev_value.sival_ptr = &Cookie[0];
-  Ev._sigev_un._tid = pid_t(T.Tid); // sigev_notify_thread_id
-  int Id = 0;
-  if (sys(SYS_timer_create, CLOCK_MONOTONIC, long(&Ev), long(&Id)) != 0)
-    return false;
-  B.TimerId = Id;
-  B.HasTimer = 1;
-  return true;
+//===-- The timer ---------------------------------------------------------===//
+
+// Thread Tid's CPU clock (the kernel's MAKE_THREAD_CPUCLOCK: CPUCLOCK_SCHED,
+// per thread): a timer on it may be made by any thread of the process.
+clockid_t threadClock(uint32_t Tid) {
+  return clockid_t((~uint32_t(Tid) << 3) | 6);
 }
 
 void setTimer(SampleBuffer &B, uint64_t Ns) {
   struct itimerspec V = {};
   V.it_value.tv_sec = time_t(Ns / 1000000000);
   V.it_value.tv_nsec = long(Ns % 1000000000);
+  V.it_interval = V.it_value; // periodic: no system call per tick
   sys(SYS_timer_settime, B.TimerId, 0, long(&V), 0);
-}
-
-void disarm(SampleBuffer &B) {
-  __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
-  B.Live = 0;
-  // The next tick compares with none before it: the time in between is a
-  // wait of ours, not a block outside them nor a wait for a CPU.
-  B.TickDue = B.LastTick = 0;
-  B.Backoff = 0;
-  if (B.HasTimer)
-    setTimer(B, 0);
 }
 
 // Runs F(B) on the thread's timer unless the program took the signal
@@ -169,9 +160,46 @@ void disarm(SampleBuffer &B) {
 // inside: InHandler counts them, as a handler may interrupt this).
 template <typename Fn> void withTimer(SampleBuffer &B, Fn F) {
   __atomic_fetch_add(&B.InHandler, 1, __ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST) && B.HasTimer)
+  if (__atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST))
     F(B);
   __atomic_fetch_sub(&B.InHandler, 1, __ATOMIC_RELEASE);
+}
+
+// Makes thread Tid's timer (B's), started (a raw system call: timer_create
+// is not async-signal-safe), unless it has one: whoever is first, the
+// thread at its start or the watcher's look.
+void makeTimer(SampleBuffer &B, uint32_t Tid, int Sig) {
+  uint32_t None = 0;
+  if (!__atomic_compare_exchange_n(&B.HasTimer, &None, 1, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    return;
+  struct sigevent Ev;
+  memset(&Ev, 0, sizeof(Ev));
+  Ev.sigev_notify = SIGEV_THREAD_ID;
+  Ev.sigev_signo = Sig;
+  Ev.sigev_value.sival_ptr = &Cookie;
+  Ev._sigev_un._tid = pid_t(Tid); // sigev_notify_thread_id
+  int Id = 0;
+  if (sys(SYS_timer_create, threadClock(Tid), long(&Ev), long(&Id)) != 0) {
+    __atomic_store_n(&B.HasTimer, 0, __ATOMIC_RELEASE);
+    return;
+  }
+  B.TimerId = Id;
+  B.LastTick = B.LastTickCpuNs = 0;
+  __atomic_store_n(&B.Armed, 1, __ATOMIC_RELAXED);
+  setTimer(B, B.PeriodNs);
+  __atomic_store_n(&B.HasTimer, 2, __ATOMIC_RELEASE);
+}
+
+// The interval the thread's timer is to have now: see kTickNs. The ticks
+// alone (without samples) take at most half of the budget.
+uint64_t wantedPeriod(const SampleBuffer &B) {
+  uint64_t P = ticksToNs(globalThresholdTicks) / 8;
+  P = P < kTickNs ? kTickNs : P > kMaxTickNs ? kMaxTickNs : P;
+  uint64_t Least = ShareMilli ? B.TickCostNs * 2000 / ShareMilli : 0;
+  while (P < Least && P < kMaxTickNs)
+    P *= 2;
+  return P;
 }
 
 // The first level a sample of T reaches: the innermost live handler's floor
@@ -236,7 +264,8 @@ _Unwind_Reason_Code step(_Unwind_Context *C, void *P) {
   int Signal = 0;
   uintptr_t Ip = _Unwind_GetIPInfo(C, &Signal);
   uintptr_t Start = _Unwind_GetRegionStart(C);
-  if (!W.Found && Ip != W.Pc)
+  // Pc 0: from the walk's own caller out (a spike's exit, framesAbove).
+  if (!W.Found && W.Pc && Ip != W.Pc)
     return ++W.Before > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
   // Its frame, or one it called (the unwinder's install of a landing pad
   // rewrites its caller's saved registers), is not to be stepped out of.
@@ -287,9 +316,11 @@ const Frame *hotFrame(const ThreadState &T, uint32_t Floor, uint32_t Depth,
 
 // Takes a sample of the code the signal interrupted (on this thread), whose
 // innermost call open past half its threshold is Hot, and says when to take
-// the next (ticks from T0).
+// the next (ticks from T0). The sample stands for Stands ticks of the
+// thread's time (the wall time the last tick's interval of CPU took).
 uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
-                    const Frame *Hot, uint32_t Floor, uint64_t T0) {
+                    const Frame *Hot, uint32_t Floor, uint64_t T0,
+                    uint64_t Stands) {
   uint32_t Depth = T.Depth;
   // Sampling starts anew after a wait or a tick with no such call open; the
   // first few samples since stay (a call that got hot inside the one
@@ -300,12 +331,8 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
     B.Live = 1;
   }
   __atomic_store_n(&B.HotStart, Hot->Start, __ATOMIC_RELAXED);
-  uint64_t Age = T0 - Hot->Start, Period = PeriodTicks;
-  if (Age / kAgeShare > Period)
-    Period = Age / kAgeShare;
-  // The last sample's depth tells what the next will cost.
-  if (B.CostTicks * kCostShare > Period)
-    Period = B.CostTicks * kCostShare;
+  // At every tick while the call is young; a long call more sparsely.
+  uint64_t Period = (T0 - Hot->Start) / kAgeShare;
   if (B.Reading ||
       uintptr_t(T.Frames[Depth - 1].Addr) == kUnderConstruction) {
     ++B.Dropped; // the exit path is reading the samples, or a hook is midway
@@ -357,14 +384,14 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
   S.Cut = W.N - Kept;
   S.Epoch = __atomic_load_n(&Epoch, __ATOMIC_RELAXED);
   S.Run = B.Run;
-  S.PeriodUs = uint32_t(ticksToNs(Period) / 1000);
-  S.Blocked = B.Blocked;
+  uint64_t Us = ticksToNs(Period > Stands ? Period : Stands) / 1000;
+  S.PeriodUs = uint32_t(Us < UINT32_MAX ? Us : UINT32_MAX);
+  S.Blocked = 0;
   S.Time = T0;
   std::atomic_signal_fence(std::memory_order_seq_cst);
   ++B.Taken;
   ++B.Session;
   __atomic_fetch_add(&SamplesTaken, 1, __ATOMIC_RELAXED);
-  B.CostTicks = nsToTicks(kSampleBaseNs + kSampleFrameNs * W.N);
   return Period;
 }
 
@@ -410,104 +437,111 @@ bool rearmDue(const ThreadState &T, const SampleBuffer &B, const Frame &Hot,
   return !runDelayExplains(T, Hot.Start, Now, Thr);
 }
 
-// A tick of this thread: samples its innermost call open past half its
-// threshold when a sample is due, and says when the next tick comes, in ns
-// (0: stop). A tick comes at the next sample, when a call open below the
-// sampled one (for an eighth of its threshold already) passes half its
-// threshold, or a period later (a call may open meanwhile), whichever is
-// first.
-uint64_t tick(ThreadState &T, SampleBuffer &B, void *Uctx) {
+// A tick of this thread, at CpuNs of its CPU time: samples its innermost
+// call open past half its threshold when a sample is due and the budget
+// has room for it; says whether it sampled. No call open for a few ticks in
+// a row: the timer stops (the watcher's look starts it again).
+bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   uint64_t T0 = now();
   uint32_t Depth = T.Depth;
+  // The budget earned since the last tick: a share of the CPU time the
+  // thread ran (the ticks' own cost, taken out at their end, included).
+  uint64_t Ran =
+      B.LastTickCpuNs && CpuNs > B.LastTickCpuNs ? CpuNs - B.LastTickCpuNs : 0;
+  uint64_t Wall = B.LastTick && T0 > B.LastTick ? T0 - B.LastTick : 0;
+  B.SeenCpuNs += Ran;
+  if (Ran)
+    B.TickCpuNs = B.TickCpuNs ? (B.TickCpuNs * 7 + Ran) / 8 : Ran;
+  B.CreditNs += int64_t(Ran * ShareMilli / 100000);
+  if (B.CreditNs > int64_t(kCreditCapNs * ShareMilli / 1000))
+    B.CreditNs = int64_t(kCreditCapNs * ShareMilli / 1000);
+  B.LastTick = T0;
+  B.LastTickCpuNs = CpuNs;
   if (T.Status != StatusActive || !Depth || Depth > kMaxDepth) {
     B.Live = 0;
-    return ++B.IdleTicks < kIdleTicks ? ticksToNs(TickTicks) : 0;
+    if (++B.IdleTicks >= kIdleTicks)
+      withTimer(B, [](SampleBuffer &B) {
+        setTimer(B, 0);
+        __atomic_store_n(&B.Armed, 0, __ATOMIC_RELEASE);
+      });
+    return false;
   }
   B.IdleTicks = 0;
-  // Since its last tick: the time the thread was off the CPU, and whether
-  // it blocked (a voluntary switch) and ran little: it waits in a call the
-  // runtime does not interpose (the C library's own reads in stdio,
-  // epoll_pwait, io_uring_enter), which each tick would wake.
-  uint64_t Off = 0;
-  bool Blocked = false;
-  {
-    timespec C = {};
-    struct rusage Use = {};
-    sys(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, long(&C));
-    sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
-    // Less its sleeps waiting for the /proc reader: the runtime's own.
-    uint64_t Switches = uint64_t(Use.ru_nvcsw) - procReadSleeps();
-    uint64_t Cpu = uint64_t(C.tv_sec) * 1000000000 + uint64_t(C.tv_nsec);
-    if (B.LastTick && T0 > B.LastTick && Cpu >= B.LastTickCpuNs) {
-      uint64_t Wall = ticksToNs(T0 - B.LastTick), Ran = Cpu - B.LastTickCpuNs;
-      Off = nsToTicks(Wall > Ran ? Wall - Ran : 0);
-      Blocked = Switches != B.LastTickBlocked && Ran * 8 < Wall;
-    }
-    B.LastTick = T0;
-    B.LastTickCpuNs = Cpu;
-    B.LastTickBlocked = Switches;
-    runDelayNoteCpu(T, T0, Cpu, B.LastTickBlocked); // for a long wait
-  }
-  // Ticks twice as far apart at each tick that finds it so, up to the most
-  // (an idle event loop inside a call open for good wakes ~20 times a
-  // second, not a thousand).
-  B.Blocked = Blocked;
-  if (!Blocked)
-    B.Backoff = 0;
-  else if (B.Backoff < kMaxBackoff)
-    ++B.Backoff;
-  // Calls are judged as at the time the tick was due: its interrupt and
-  // signal (~50 us on a VM), or a wait for a CPU, would make a call that
-  // had just begun look old.
-  uint64_t At = B.TickDue && B.TickDue < T0 ? B.TickDue : T0;
   uint32_t Floor = sampleFloor(T);
-  const Frame *Hot = Floor < Depth ? hotFrame(T, Floor, Depth, At) : nullptr;
-  // A tick an eighth of the threshold apart (a call seen open that long
-  // gets a tick at its half: below), 1 to 50 ms.
-  uint64_t Period = globalThresholdTicks / 8;
-  Period = Period < TickTicks ? TickTicks : Period;
-  Period <<= B.Backoff;
-  Period = Period > MaxTickTicks ? MaxTickTicks : Period;
-  uint64_t Next = T0 + Period;
-  if (!Hot) {
+  const Frame *Hot = Floor < Depth ? hotFrame(T, Floor, Depth, T0) : nullptr;
+  // No call past half its threshold; or in an interposed wait's wrapper
+  // (the tick came as its system call returned): that time is the wait's,
+  // which the spike names, and no run delay reading may fall inside it.
+  if (!Hot || __atomic_load_n(&T.InWait, __ATOMIC_RELAXED)) {
     B.Live = 0;
-  } else {
-    // Hot at the last tick too: its run delay was read then, so the share
-    // of time it waited for a CPU since is known (for the re-arm).
-    bool WasHot = B.Live && Hot->Start == B.HotStart;
-    if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample)
-      B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0);
-    Next = B.NextSample < Next ? B.NextSample : Next;
-    // Its thread's wait for a CPU from now on (spiketrap_rundelay.h): read
-    // once per call, as of when the tick was due (or, for a first tick, the
-    // call passed half its threshold): what the thread waited for a CPU
-    // since then is the call's, and the kernel has added it to the run
-    // delay already. A tick comes late only for want of a CPU (a signal
-    // wakes a thread that sleeps), or while the thread held the signal
-    // back, running: it is at most the time off the CPU.
-    uint64_t Thr = Hot->Threshold ? Hot->Threshold : globalThresholdTicks;
-    uint64_t Ref =
-        B.TickDue && B.TickDue < T0 ? B.TickDue : Hot->Start + Thr / 2;
-    uint64_t Waited = T0 > Ref ? T0 - Ref : 0;
-    runDelayWatchSelf(T, Hot->Start, T0, Waited < Off ? Waited : Off);
-    if (WasHot && Hot == &T.Frames[Depth - 1] && rearmDue(T, B, *Hot, At))
-      rearm(B, Hot->Desc, Hot->Start, At);
+    return false;
   }
-  for (uint32_t J = Hot ? uint32_t(Hot - T.Frames) + 1 : Floor; J < Depth;
-       ++J) {
-    const Frame &F = T.Frames[J];
-    uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
-    if (uintptr_t(F.Addr) == kUnderConstruction || Thr == kNever)
-      continue;
-    // Only for a call open an eighth of its threshold already (as the
-    // watcher's findHotCall): a loop of short calls would have the ticks
-    // chase each one.
-    uint64_t Half = F.Start + Thr / 2;
-    if (Half > At && Half < Next && At >= F.Start && (At - F.Start) * 8 >= Thr)
-      Next = Half;
+  // Since the last tick: the time the thread was off the CPU, and whether
+  // it blocked (a voluntary switch): then the samples before are of
+  // another run (they do not stand for the time in between).
+  struct rusage Use = {};
+  sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
+  bool Blocked = uint64_t(Use.ru_nvcsw) - procReadSleeps() != B.LastTickBlocked;
+  B.LastTickBlocked = uint64_t(Use.ru_nvcsw) - procReadSleeps(); // less ours
+  runDelayNoteCpu(T, T0, CpuNs, B.LastTickBlocked); // for a long wait
+  uint64_t RanTicks = nsToTicks(Ran);
+  uint64_t Off = Wall > RanTicks ? Wall - RanTicks : 0;
+  if (Blocked || !Wall)
+    B.Live = 0;
+  // Hot at the last tick too (its run delay was read then, so the share
+  // of time it waited for a CPU since is known), or it ran for most of the
+  // time since the last tick: its time is its code's (for the re-arm).
+  bool WasHot = (B.Live && Hot->Start == B.HotStart) ||
+                (Wall && !Blocked && Off * 2 <= Wall);
+  bool Sampled = false;
+  if (!B.Live || Hot->Start != B.HotStart || T0 >= B.NextSample) {
+    if (B.CreditNs >= int64_t(B.SampleCostNs)) {
+      // At least the CPU time between ticks (the kernel's tick, 4 ms at
+      // HZ=250, whatever interval was asked): a tick that came soon after
+      // the last one stands for as much time as any.
+      uint64_t Stands = nsToTicks(B.TickCpuNs);
+      if (Wall && !Blocked && Wall > Stands)
+        Stands = Wall;
+      B.NextSample = T0 + takeSample(T, B, Uctx, Hot, Floor, T0, Stands);
+      Sampled = true;
+    } else {
+      ++B.OverBudget; // the next tick tries again
+    }
   }
-  uint64_t Ns = ticksToNs(Next > T0 ? Next - T0 : 0);
-  return Ns > kMinTickNs ? Ns : kMinTickNs;
+  // Its thread's wait for a CPU from now on (spiketrap_rundelay.h): read
+  // once per call, as of when the call passed half its threshold: what the
+  // thread waited for a CPU since then is the call's, and the kernel has
+  // added it to the run delay already. A tick never comes while the thread
+  // is off the CPU: what it waited since then is at most its time off the
+  // CPU since the last tick (when it did not block meanwhile).
+  uint64_t Thr = Hot->Threshold ? Hot->Threshold : globalThresholdTicks;
+  uint64_t Ref = Hot->Start + Thr / 2;
+  uint64_t Waited = T0 > Ref ? T0 - Ref : 0;
+  runDelayWatchSelf(T, Hot->Start, T0,
+                    Blocked        ? 0
+                    : Waited < Off ? Waited
+                                   : Off);
+  if (WasHot && Hot == &T.Frames[Depth - 1] && rearmDue(T, B, *Hot, T0))
+    rearm(B, Hot->Desc, Hot->Start, T0);
+  return Sampled;
+}
+
+// A signal of ours' number that is not ours (kill -RTMAX, raise): the
+// program's, at the default action as far as it knows. Sampling stops (as
+// when the program takes the signal), the action goes back to the default,
+// and the signal is queued again as it came: it arrives as this handler
+// returns, and ends the process, or, if the program blocked it on this
+// thread, waits for the program's sigwait or signalfd.
+void foreignSignal(int Sig, siginfo_t *Info, void *Uctx) {
+  samplerSignalTaken(Sig);
+  struct sigaction Dfl = {};
+  Dfl.sa_handler = SIG_DFL;
+  __sigaction(Sig, &Dfl, nullptr);
+  if (ProgramBlocks && Uctx)
+    sigaddset(&static_cast<ucontext_t *>(Uctx)->uc_sigmask, Sig);
+  if (!Info ||
+      sys(SYS_rt_tgsigqueueinfo, long(Pid), sys(SYS_gettid), Sig, long(Info)))
+    sys(SYS_tgkill, long(Pid), sys(SYS_gettid), Sig);
 }
 
 // Whether there are Extra bytes and a tick's worth of room below Sp, on
@@ -524,69 +558,62 @@ bool roomOnAltStack(const ThreadState &T, uintptr_t Sp, uintptr_t Extra) {
 }
 
 void handler(int Sig, siginfo_t *Info, void *Uctx) {
-  if (!Info || (Info->si_value.sival_ptr != &Cookie[0] &&
-                Info->si_value.sival_ptr != &Cookie[1]))
-    return; // the program's own, sent with no handler of its own
+  if (!Info || Info->si_code != SI_TIMER ||
+      Info->si_value.sival_ptr != &Cookie) {
+    int Saved = errno;
+    foreignSignal(Sig, Info, Uctx);
+    errno = Saved;
+    return;
+  }
   ThreadState &T = threadState;
   SampleBuffer *B = T.Samples;
   if (!B)
-    return;
+    return; // a tick queued before the thread handed its buffer on
   int Saved = errno;
+  uint64_t TickAt = now();
+  uint64_t C0 = cpuNs();
   __atomic_store_n(&B->Ticks, B->Ticks + 1, __ATOMIC_RELAXED);
   bool Room = roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0);
-  if (Info->si_code == SI_QUEUE && Info->si_value.sival_ptr == &Cookie[0])
-    __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
   // Against samplerSignalTaken: it clears SampleSig, then waits for
   // InHandler; we count InHandler, then read SampleSig. Once the signal is
   // given up, its timers are samplerSignalTaken's to delete: hands off.
   __atomic_fetch_add(&B->InHandler, 1, __ATOMIC_SEQ_CST);
-  if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST)) {
-    // Not in a wait (it restarts; the wait is timed as such): the ticks stop
-    // at the second in a row that lands in one (a write that took a while
-    // is not a thread blocked for long) until it ends. No ticks for a thread
-    // about to take signals synchronously.
-    uint64_t Next = 0;
-    if (T.WaitsForSignals)
-      Next = 0;
-    else if (!Room) // not even a tick's bookkeeping: the next may have room
-      Next = kTickNs, __atomic_fetch_add(&StackSkips, 1, __ATOMIC_RELAXED);
-    else if (!T.InWait)
-      Next = tick(T, *B, Uctx), B->WaitTicks = 0;
-    else if (++B->WaitTicks < 2)
-      Next = kTickNs;
-    if (!Next) {
-      disarm(*B);
-    } else if (B->HasTimer || makeTimer(T, *B, Sig)) {
-      __atomic_store_n(&B->Armed, 1, __ATOMIC_RELAXED);
-      B->TickDue = now() + nsToTicks(Next);
-      setTimer(*B, Next);
+  if (!Room) {
+    // Not even a tick's bookkeeping: the next may have room.
+    __atomic_fetch_add(&StackSkips, 1, __ATOMIC_RELAXED);
+  } else if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST) &&
+             __atomic_load_n(&B->HasTimer, __ATOMIC_ACQUIRE) == 2) {
+    bool Sampled = tick(T, *B, Uctx, C0);
+    // What this tick cost the thread, measured: the handler's run and the
+    // kernel's part (calibrated). The ticks without a sample set the
+    // timer's interval; the samples, how much budget one needs.
+    uint64_t C1 = cpuNs();
+    uint64_t Cost = (C1 > C0 ? C1 - C0 : 0) + SignalNs;
+    B->CreditNs -= int64_t(Cost);
+    B->SpentNs += Cost;
+    // Taken out of the calls it lands in (a near miss is not pushed over
+    // its threshold by a sample).
+    uint32_t Slot = B->CostNext % 32;
+    B->CostAt[Slot] = 0;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    uint64_t CostTicks = nsToTicks(Cost);
+    B->CostTicks[Slot] = uint32_t(CostTicks < UINT32_MAX ? CostTicks : 0);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    B->CostAt[Slot] = TickAt;
+    B->CostNext = Slot + 1;
+    if (Sampled)
+      B->SampledNs += Cost, ++B->SampledTicks;
+    uint64_t &Avg = Sampled ? B->SampleCostNs : B->TickCostNs;
+    Avg = Avg ? (Avg * 7 + Cost) / 8 : Cost;
+    uint64_t Want = wantedPeriod(*B);
+    if (Want != B->PeriodNs) {
+      B->PeriodNs = Want;
+      if (__atomic_load_n(&B->Armed, __ATOMIC_ACQUIRE))
+        setTimer(*B, Want);
     }
   }
   __atomic_fetch_sub(&B->InHandler, 1, __ATOMIC_RELEASE);
   errno = Saved;
-}
-
-// Queues our signal Sig, carrying Cookie, to thread Tid of this process.
-long queueSignal(uint32_t Tid, int Sig, char *Cookie) {
-  siginfo_t Info;
-  memset(&Info, 0, sizeof(Info));
-  Info.si_signo = Sig;
-  Info.si_code = SI_QUEUE;
-  Info.si_pid = int(Pid);
-  Info.si_uid = Uid;
-  Info.si_value.sival_ptr = Cookie;
-  return sys(SYS_rt_tgsigqueueinfo, Pid, Tid, Sig, long(&Info));
-}
-
-// Starts the ticks of this thread: a signal to itself, whose handler makes
-// the timer (Cookie[1]: not one of the watcher's counted kicks). Not for a
-// thread that blocks the signal: it may be waiting for it with sigwait.
-void startTicks(ThreadState &T, int Sig) {
-  uint64_t Set = 1ull << (Sig - 1), Old = 0;
-  if (sys(SYS_rt_sigprocmask, SIG_BLOCK, 0, long(&Old), sizeof(Old)) != 0 ||
-      (Old & Set))
-    return;
-  queueSignal(T.Tid, Sig, &Cookie[1]);
 }
 
 _Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
@@ -594,7 +621,7 @@ _Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
   return _URC_NO_REASON;
 }
 
-//===-- The watcher's side: buffers, kicks -------------------------------===//
+//===-- The watcher's side: buffers ---------------------------------------===//
 
 // Buffers of threads that exited, for the next; and how many the last look
 // wanted. Taken under the registry lock (the watcher) and at thread exit.
@@ -625,29 +652,41 @@ void giveBack(SampleBuffer *B) {
   FreeLock.unlock();
 }
 
-// Whether thread Tid blocks Sig (its SigBlk in /proc): a thread that does
-// may be waiting for it with sigwait, which must never see ours. 1: it
-// does, 0: it does not, -1: not known now (while a thread waits in
-// sigtimedwait its mask shows the signals it waits for unblocked: only a
-// running thread's is its own).
-int blocks(uint32_t Tid, int Sig) {
-  Buffer Path;
-  Path.format("/proc/self/task/{}/status", Tid);
-  Path.push_back('\0');
-  char Text[4096]; // read by the reader: no descriptor of the program's
-  if (!procRead(Path.data(), Text, sizeof(Text)))
-    return 1;
-  const char *State = strstr(Text, "State:");
-  const char *P = strstr(Text, "SigBlk:");
-  if (!State || !P)
-    return 1;
-  State += strspn(State + 6, " \t") + 6;
-  if (*State != 'R')
-    return -1;
-  unsigned long long Mask = strtoull(P + 7, nullptr, 16);
-  return (Mask >> (Sig - 1)) & 1;
+// Gives T buffer B, with the budget and the timer's interval a fresh
+// thread starts with.
+void attach(ThreadState &T, SampleBuffer *B) {
+  B->PeriodNs = wantedPeriod(*B);
+  B->CreditNs = int64_t(kCreditCapNs * ShareMilli / 1000);
+  __atomic_store_n(&T.Samples, B, __ATOMIC_RELEASE);
 }
 
+// A signal's round trip on this thread (its delivery, the return from the
+// handler, a CPU clock reading), the least of a few: the part of a tick's
+// cost the handler cannot see, a few us on our VM. Before our handler is in
+// place: Sig's action is the default.
+void emptyHandler(int, siginfo_t *, void *) {}
+uint64_t measureSignal(int Sig) {
+  struct sigaction Empty = {}, Old;
+  Empty.sa_sigaction = emptyHandler;
+  Empty.sa_flags = SA_SIGINFO;
+  sigfillset(&Empty.sa_mask);
+  if (__sigaction(Sig, &Empty, &Old) != 0)
+    return 0;
+  uint64_t Set = 1ull << (Sig - 1), Mask = 0;
+  sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Set), long(&Mask), sizeof(Set));
+  long Tid = sys(SYS_gettid);
+  uint64_t Least = UINT64_MAX;
+  for (int I = 0; I < 8; ++I) {
+    uint64_t C0 = cpuNs();
+    sys(SYS_tgkill, long(Pid), Tid, Sig);
+    uint64_t C1 = cpuNs();
+    if (C1 - C0 < Least)
+      Least = C1 - C0;
+  }
+  sys(SYS_rt_sigprocmask, SIG_SETMASK, long(&Mask), 0, sizeof(Mask));
+  __sigaction(Sig, &Old, nullptr);
+  return Least == UINT64_MAX ? 0 : Least;
+}
 
 } // namespace
 
@@ -676,47 +715,27 @@ bool underSanitizer() {
       return true;
   return false;
 }
+
+// Valgrind runs the program on a CPU of its own: its tools' waits and
+// signals are its own (an interposed sleep returned EINTR there), and its
+// thread CPU clocks are not the program's. Its core preloads a library that
+// defines _vgnU_freeres, whatever the tool.
+bool underValgrind() { return dlsym(RTLD_DEFAULT, "_vgnU_freeres"); }
 } // namespace
 
 bool samplerInit() {
-  if (!flags.enabled || !flags.sample || !arch::kHasCounter)
+  if (!flags.enabled || !arch::kHasCounter)
     return false;
   // dlsym may call the program's (instrumented) malloc.
   RecursionGuard Guard;
   if (!lockFreeUnwinding()) {
-    if (flags.verbosity >= 1)
+    if (flags.verbosity >= 1 && flags.sample)
       logLine("sample=1: this C library is older than glibc 2.35 (unwind "
               "tables are looked up under the loader's lock); no sampling");
     return false;
   }
-  if (underSanitizer()) {
-    if (flags.verbosity >= 1)
-      logLine("sample=1: a sanitizer's interceptors have the waiting calls "
-              "the samples must not interrupt; no sampling");
-    return false;
-  }
-  Pid = uint32_t(getpid());
-  Uid = uint32_t(getuid());
-  // The kernel's minimum for a signal frame (with AVX-512 ~3.4 KiB; 0 on
-  // kernels before 5.14: 2 KiB is the old MINSIGSTKSZ), and its alignment.
-  FrameNeed = uintptr_t(getauxval(AT_MINSIGSTKSZ));
-  FrameNeed = (FrameNeed > 2048 ? FrameNeed : 2048) + 1024;
-  PeriodTicks = nsToTicks(kPeriodNs);
-  TickTicks = nsToTicks(kTickNs);
-  MaxTickTicks = nsToTicks(kMaxTickNs);
-  LateTicks = nsToTicks(kLateNs);
-  if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
-          getauxval(AT_SYSINFO_EHDR))) {
-    auto *Ph = reinterpret_cast<const ElfW(Phdr) *>(
-        reinterpret_cast<const char *>(E) + E->e_phoff);
-    for (int I = 0; I < E->e_phnum; ++I)
-      if (Ph[I].p_type == PT_LOAD) {
-        VdsoLo = uintptr_t(E);
-        VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
-      }
-  }
   // The unwinder's one-time set-up (and its lazy bindings) now, not in a
-  // handler.
+  // handler; a spike's exit walks its stack with sample=0 too (framesAbove).
   int Frames = 0;
   _Unwind_Backtrace(countFrames, &Frames);
   const void *const Risky[] = {
@@ -729,14 +748,52 @@ bool samplerInit() {
       reinterpret_cast<const void *>(&siglongjmp),
       reinterpret_cast<const void *>(&setcontext),
       reinterpret_cast<const void *>(&swapcontext)};
-  static_assert(sizeof(Risky) / sizeof(Risky[0]) <= sizeof(Unsafe) /
-                                                        sizeof(Unsafe[0]));
+  static_assert(sizeof(Risky) / sizeof(Risky[0]) <=
+                sizeof(Unsafe) / sizeof(Unsafe[0]));
   for (const void *F : Risky)
     // Where the unwind tables start it (a PLT entry's: the PLT's). The
     // lookup is for a return address: one byte in.
     if (void *S = _Unwind_FindEnclosingFunction(
             const_cast<char *>(static_cast<const char *>(F)) + 1))
       Unsafe[NumUnsafe++] = uintptr_t(S);
+  __atomic_store_n(&UnwindReady, true, __ATOMIC_RELEASE);
+  if (!flags.sample)
+    return false;
+  if (underSanitizer()) {
+    if (flags.verbosity >= 1)
+      logLine("sample=1: a sanitizer's interceptors have the waiting calls "
+              "the samples must not interrupt; no sampling");
+    return false;
+  }
+  if (underValgrind()) {
+    if (flags.verbosity >= 1)
+      logLine("sample=1: under valgrind (its signals and CPU clocks are its "
+              "own); no sampling");
+    return false;
+  }
+  Pid = uint32_t(getpid());
+  if (flags.sample_share < 1 || flags.sample_share > 50) {
+    logLine("sample_share={}: not a percent from 1 to 50; 1 is used",
+            int64_t(flags.sample_share));
+    flags.sample_share = 1;
+  }
+  ShareMilli = uint64_t(flags.sample_share) * 1000;
+  // The kernel's minimum for a signal frame (with AVX-512 ~3.4 KiB; 0 on
+  // kernels before 5.14: 2 KiB is the old MINSIGSTKSZ), and its alignment.
+  FrameNeed = uintptr_t(getauxval(AT_MINSIGSTKSZ));
+  FrameNeed = (FrameNeed > 2048 ? FrameNeed : 2048) + 1024;
+  TickTicks = nsToTicks(kTickNs);
+  LateTicks = nsToTicks(kLateNs);
+  if (auto *E = reinterpret_cast<const ElfW(Ehdr) *>(
+          getauxval(AT_SYSINFO_EHDR))) {
+    auto *Ph = reinterpret_cast<const ElfW(Phdr) *>(
+        reinterpret_cast<const char *>(E) + E->e_phoff);
+    for (int I = 0; I < E->e_phnum; ++I)
+      if (Ph[I].p_type == PT_LOAD) {
+        VdsoLo = uintptr_t(E);
+        VdsoHi = VdsoLo + Ph[I].p_vaddr + Ph[I].p_memsz;
+      }
+  }
   // A real-time signal the program leaves alone, from the last down (
   // programs hand them out from SIGRTMIN up).
   struct sigaction Ours = {};
@@ -753,6 +810,7 @@ bool samplerInit() {
     if (__sigaction(Sig, nullptr, &Old) != 0 ||
         (Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
       continue;
+    SignalNs = measureSignal(Sig);
     if (__sigaction(Sig, &Ours, nullptr) != 0)
       continue;
     __atomic_store_n(&SampleSig, Sig, __ATOMIC_RELEASE);
@@ -791,46 +849,37 @@ SPIKETRAP_RACY_READER HotCall findHotCall(ThreadState &T, uint64_t Now) {
 
 SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
                                         bool Waiting) {
+  (void)Now;
+  // Not in a wait (an exec among them): its timer would not fire there
+  // anyway, and is seen to at a look after.
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
-  if (!Sig || Waiting || SPIKETRAP_RACY(T.WaitsForSignals) ||
-      SPIKETRAP_RACY(T.Status) != StatusActive || !SPIKETRAP_RACY(T.Depth))
+  if (!Sig || Waiting || SPIKETRAP_RACY(T.Status) != StatusActive ||
+      !SPIKETRAP_RACY(T.Depth))
     return;
   SampleBuffer *B = T.Samples;
   if (!B) {
-    if ((B = takeFree())) {
-      B->MaskTid = 0;
-      __atomic_store_n(&T.Samples, B, __ATOMIC_RELEASE);
-    } else {
+    if (!(B = takeFree())) {
       ++Wanted;
       return;
     }
+    attach(T, B);
   }
-  // Ticking itself already, or our last signal not seen yet (the thread
-  // blocks it now, or has not run since).
-  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) ||
-      __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) != B->Kicks)
-    return;
-  // Its signal mask, read once a second at most (a few tens of us, here
-  // under the registry lock: the first signal must not wait another tick).
-  if (B->MaskTid != T.Tid || Now - B->MaskAt > theClock.TicksPerSecond) {
-    int Blocks = blocks(T.Tid, Sig);
-    if (Blocks < 0)
-      return; // not known now: at the next look
-    B->MaskOk = !Blocks;
-    B->MaskAt = Now;
-    B->MaskTid = T.Tid;
-  }
-  if (!B->MaskOk)
-    return;
-  // Count the signal, then look at InWait (against samplerPauseForWait): a
-  // wait that began meanwhile holds it back, and none has begun since.
-  __atomic_store_n(&B->Kicks, B->Kicks + 1, __ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&T.InWait, __ATOMIC_SEQ_CST) ||
-      queueSignal(T.Tid, Sig, &Cookie[0]) != 0)
-    __atomic_store_n(&B->Kicks, B->Kicks - 1, __ATOMIC_RELAXED);
-  else
-    ++KicksSent;
-  return;
+  withTimer(*B, [&](SampleBuffer &B) {
+    uint32_t Has = __atomic_load_n(&B.HasTimer, __ATOMIC_ACQUIRE);
+    if (!Has) {
+      makeTimer(B, T.Tid, Sig);
+      return;
+    }
+    uint32_t Off = 0;
+    // Stopped by its last ticks (no call open then): started again. The
+    // interval the thread chose last.
+    if (Has == 2 &&
+        __atomic_compare_exchange_n(&B.Armed, &Off, 1, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED)) {
+      B.LastTick = 0; // the time since is no run of the thread's
+      setTimer(B, __atomic_load_n(&B.PeriodNs, __ATOMIC_RELAXED));
+    }
+  });
 }
 
 void samplerRefill() {
@@ -855,22 +904,31 @@ void samplerRefill() {
   Wanted = 0;
 }
 
+namespace {
+// Deletes B's timer (a tick it queued goes with it), once no handler of the
+// thread nor the watcher is at it when Wait.
+void deleteTimer(SampleBuffer &B) {
+  if (__atomic_exchange_n(&B.HasTimer, 0, __ATOMIC_ACQ_REL) == 2)
+    sys(SYS_timer_delete, B.TimerId);
+  __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
+}
+} // namespace
+
 void samplerDetach(ThreadState &T) {
   SampleBuffer *B = T.Samples;
   if (!B)
     return;
+  // Against the watcher's look (makeTimer): it no longer sees this thread
+  // (out of the registry's list), but one may be midway.
+  unsigned Spins = 0;
+  while (__atomic_load_n(&B->HasTimer, __ATOMIC_ACQUIRE) == 1)
+    backOff(Spins);
   __atomic_store_n(&T.Samples, nullptr, __ATOMIC_RELAXED);
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (__atomic_exchange_n(&B->HasTimer, 0, __ATOMIC_ACQ_REL))
-    sys(SYS_timer_delete, B->TimerId);
-  // Kicks and their count travel with the buffer: a kick still queued for
-  // this thread dies with it.
-  B->HasTimer = B->Armed = B->Reading = B->Live = B->IdleTicks = 0;
-  B->HotStart = B->NextSample = B->TickDue = B->LastTick = 0;
-  B->Backoff = B->Blocked = 0;
-  B->KicksSeen = B->Kicks;
+  deleteTimer(*B);
+  B->Reading = B->Live = B->IdleTicks = 0;
+  B->HotStart = B->NextSample = B->LastTick = B->LastTickCpuNs = 0;
   B->Taken = B->Session = 0;
-  B->MaskTid = 0;
   for (Sample &S : B->Slots) // the next thread's spikes must not see them
     S.Frames = 0;
   giveBack(B);
@@ -878,12 +936,14 @@ void samplerDetach(ThreadState &T) {
 
 void samplerAfterForkChild() {
   Pid = uint32_t(getpid());
-  // Timers are not inherited; the other threads' buffers are lost.
+  // Timers are not inherited; the other threads' buffers are lost. The
+  // watcher's look makes this thread's timer once its quiet time is over
+  // (a child between fork and exec gets no tick).
   if (SampleBuffer *B = threadState.Samples) {
     B->HasTimer = B->Armed = B->Live = 0;
-    B->KicksSeen = B->Kicks;
-    B->MaskTid = 0;
+    B->LastTick = B->LastTickCpuNs = 0;
   }
+  ProgramBlocks = false;
   FreeLock.reset();
 }
 
@@ -901,13 +961,24 @@ uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
 }
 
 SamplerStats samplerStats() {
+  SamplerStats S = {};
   uint32_t N = __atomic_load_n(&Allocated, __ATOMIC_ACQUIRE);
-  uint64_t Ticks = 0; // a buffer keeps its count from thread to thread
-  for (uint32_t I = 0; I < N; ++I)
-    Ticks += __atomic_load_n(&AllBuffers[I]->Ticks, __ATOMIC_RELAXED);
-  return {__atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED), KicksSent, N,
-          Ticks, __atomic_load_n(&UnwindFaults, __ATOMIC_RELAXED),
-          __atomic_load_n(&StackSkips, __ATOMIC_RELAXED)};
+  // A buffer keeps its counts from thread to thread.
+  for (uint32_t I = 0; I < N; ++I) {
+    const SampleBuffer &B = *AllBuffers[I];
+    S.Ticks += __atomic_load_n(&B.Ticks, __ATOMIC_RELAXED);
+    S.OverBudget += __atomic_load_n(&B.OverBudget, __ATOMIC_RELAXED);
+    S.SpentNs += __atomic_load_n(&B.SpentNs, __ATOMIC_RELAXED);
+    S.CpuNs += __atomic_load_n(&B.SeenCpuNs, __ATOMIC_RELAXED);
+    S.SampledNs += __atomic_load_n(&B.SampledNs, __ATOMIC_RELAXED);
+    S.SampledTicks += __atomic_load_n(&B.SampledTicks, __ATOMIC_RELAXED);
+  }
+  S.Samples = __atomic_load_n(&SamplesTaken, __ATOMIC_RELAXED);
+  S.Buffers = N;
+  S.UnwindFaults = __atomic_load_n(&UnwindFaults, __ATOMIC_RELAXED);
+  S.SignalNs = SignalNs;
+  S.StackSkips = __atomic_load_n(&StackSkips, __ATOMIC_RELAXED);
+  return S;
 }
 
 void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp) {
@@ -917,6 +988,22 @@ void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp) {
   // Held back until the handler returns (its sigreturn restores the mask).
   uint64_t Set = 1ull << (Sig - 1);
   sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), 0, sizeof(Set));
+}
+
+uint64_t samplerTicksIn(const ThreadState &T, uint64_t Start, uint64_t End) {
+  const SampleBuffer *B = T.Samples;
+  if (!B)
+    return 0;
+  uint64_t Sum = 0;
+  for (uint32_t I = 0; I < 32; ++I) {
+    uint64_t At = B->CostAt[I];
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    uint64_t Cost = B->CostTicks[I];
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (At && At == B->CostAt[I] && At >= Start && At < End)
+      Sum += Cost;
+  }
+  return Sum;
 }
 
 void samplerFaultGuard(int Sig) {
@@ -933,95 +1020,15 @@ void samplerForgetSamples() {
   __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED);
 }
 
-int samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm) {
-  SampleBuffer *B = T.Samples;
-  if (!B)
-    return 0;
-  B->Live = 0; // the samples after it are of another run
-  if (!Stop)
-    return 0;
-  bool Armed = __atomic_load_n(&B->Armed, __ATOMIC_RELAXED);
-  if (Disarm) {
-    if (Armed)
-      withTimer(*B, disarm);
-    Armed = false;
-  } else if (Armed) {
-    // The timer runs on, its tick held back: the next tick compares with
-    // none before it (the time in between is a wait of ours, not a block
-    // outside them nor a wait for a CPU), as after a stopped timer.
-    B->LastTick = 0;
-    B->Backoff = 0;
-  }
-  // The watcher counts its signal, then reads InWait; we counted InWait,
-  // now read its count: one of us sees the other. A signal it sends now
-  // waits for the end of the wait, so the wait sees no EINTR.
-  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
-  if (!Sig || (!Armed && __atomic_load_n(&B->Kicks, __ATOMIC_SEQ_CST) ==
-                             __atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED)))
-    return 0;
-  // Two rt_sigprocmask calls (~0.5 us each on our VM) instead of stopping and
-  // restarting the timer (timer_settime: ~3 us each, the timer's hardware
-  // reprogrammed): an event loop's wait that returns at once pays that at
-  // every turn. A tick that falls due meanwhile stays pending: it wakes no
-  // one (the timer is one-shot: an idle thread is not woken again).
-  uint64_t Set = 1ull << (Sig - 1), Old = 0;
-  sys(SYS_rt_sigprocmask, SIG_BLOCK, long(&Set), long(&Old), sizeof(Set));
-  // Blocked already (by the program, or by the wait a signal handler that
-  // waits now interrupted): as is.
-  return Old & Set ? 0 : Sig;
-}
-
-void samplerTickAfterWait(ThreadState &T) {
-  SampleBuffer *B = T.Samples;
-  if (__atomic_load_n(&B->Armed, __ATOMIC_RELAXED) || T.WaitsForSignals)
-    return;
-  withTimer(*B, [](SampleBuffer &B) {
-    __atomic_store_n(&B.Armed, 1, __ATOMIC_RELAXED);
-    B.TickDue = now() + TickTicks;
-    setTimer(B, kTickNs);
-  });
-}
-
 void samplerThreadStarts(ThreadState &T) {
   int Sig = __atomic_load_n(&SampleSig, __ATOMIC_ACQUIRE);
-  if (!Sig || T.Samples || T.WaitsForSignals)
+  if (!Sig || T.Samples)
     return;
   SampleBuffer *B = takeFree();
   if (!B)
     return; // the watcher's next look finds one
-  B->MaskTid = 0;
-  __atomic_store_n(&T.Samples, B, __ATOMIC_RELEASE);
-  startTicks(T, Sig);
-}
-
-void samplerResumeAfterWait(int Sig) {
-  uint64_t Set = 1ull << (Sig - 1);
-  ThreadState &T = threadState;
-  SampleBuffer *B = T.Samples;
-  // A wait that outlasted the timer: its tick is pending. Taken here, and
-  // the timer restarted a period from now, as a stopped timer was: a tick
-  // handled at the wait's end would sample the waiting caller and time the
-  // next call from there. (A wait that returns sooner pays nothing.)
-  if (B && __atomic_load_n(&B->Armed, __ATOMIC_RELAXED) &&
-      __atomic_load_n(&SampleSig, __ATOMIC_RELAXED) == Sig &&
-      now() >= B->TickDue) {
-    siginfo_t Info;
-    timespec Zero = {0, 0};
-    // One: the one-shot timer queues one tick (anything else pending comes
-    // after the unblocking, to the handler).
-    if (sys(SYS_rt_sigtimedwait, long(&Set), long(&Info), long(&Zero),
-            sizeof(Set)) == Sig &&
-        Info.si_code == SI_QUEUE && Info.si_value.sival_ptr == &Cookie[0])
-      __atomic_store_n(&B->KicksSeen, B->KicksSeen + 1, __ATOMIC_RELAXED);
-    if (!T.InWait && !T.WaitsForSignals)
-      withTimer(*B, [](SampleBuffer &B) {
-        B.TickDue = now() + TickTicks;
-        setTimer(B, kTickNs);
-      });
-    else // an outer wait's end starts it (samplerTickAfterWait)
-      __atomic_store_n(&B->Armed, 0, __ATOMIC_RELAXED);
-  }
-  sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Set), 0, sizeof(Set));
+  attach(T, B);
+  withTimer(*B, [&](SampleBuffer &B) { makeTimer(B, T.Tid, Sig); });
 }
 
 bool samplerBeforeExec() {
@@ -1031,26 +1038,19 @@ bool samplerBeforeExec() {
   if (!B || !Sig || T.Status != StatusActive ||
       uint32_t(sys(SYS_getpid)) != Pid)
     return false;
-  // Against the watcher's look, as for a wait: it sends no more.
+  // Against the watcher's look: it makes or starts no timer for a thread
+  // in a wait, and this counts InWait as a wait does.
   __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
-  // One it sent already arrives at the next system call's end (the handler
-  // counts it seen), or, blocked by the program, is taken here.
+  withTimer(*B, [](SampleBuffer &B) {
+    unsigned Spins = 0;
+    while (__atomic_load_n(&B.HasTimer, __ATOMIC_ACQUIRE) == 1)
+      backOff(Spins);
+    deleteTimer(B);
+  });
+  // A tick raised as this thread last returned to user mode, if the
+  // program blocks the signal with a system call of its own: taken now.
   uint64_t Set = 1ull << (Sig - 1);
   timespec Zero = {0, 0};
-  uint64_t Until = now() + nsToTicks(100000000);
-  while (__atomic_load_n(&B->KicksSeen, __ATOMIC_RELAXED) !=
-             __atomic_load_n(&B->Kicks, __ATOMIC_SEQ_CST) &&
-         now() < Until)
-    if (sys(SYS_rt_sigtimedwait, long(&Set), 0, long(&Zero), sizeof(Set)) !=
-        Sig)
-      sys(SYS_sched_yield);
-  B->KicksSeen = B->Kicks;
-  // A tick the timer queued before it went is handled at this call's end;
-  // the handler re-arms only a timer that exists.
-  if (__atomic_exchange_n(&B->HasTimer, 0, __ATOMIC_ACQ_REL))
-    sys(SYS_timer_delete, B->TimerId);
-  disarm(*B);
-  // ... or, blocked, taken now.
   while (sys(SYS_rt_sigtimedwait, long(&Set), 0, long(&Zero), sizeof(Set)) ==
          Sig) {
   }
@@ -1058,7 +1058,7 @@ bool samplerBeforeExec() {
 }
 
 void samplerAfterFailedExec() {
-  // The watcher's next look starts the ticks again.
+  // The watcher's next look makes the timer again.
   __atomic_fetch_sub(&threadState.InWait, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -1072,19 +1072,14 @@ bool samplerHandlerIs(sighandler_t H) {
 
 namespace {
 // Stops sampling on the signal the program takes, for the thread that has
-// buffer B: its timer goes (a signal it had pending goes with it), and a
-// queued signal is waited for.
+// buffer B: its timer goes (a signal it had pending goes with it), once no
+// handler or look is at it.
 void stopBuffer(SampleBuffer &B) {
   unsigned Spins = 0;
   uint64_t Until = now() + nsToTicks(10000000);
-  while ((__atomic_load_n(&B.KicksSeen, __ATOMIC_RELAXED) !=
-              __atomic_load_n(&B.Kicks, __ATOMIC_RELAXED) ||
-          __atomic_load_n(&B.InHandler, __ATOMIC_SEQ_CST)) &&
-         now() < Until)
+  while (__atomic_load_n(&B.InHandler, __ATOMIC_SEQ_CST) && now() < Until)
     backOff(Spins);
-  if (__atomic_exchange_n(&B.HasTimer, 0, __ATOMIC_ACQ_REL))
-    sys(SYS_timer_delete, B.TimerId);
-  __atomic_store_n(&B.Armed, 0, __ATOMIC_RELAXED);
+  deleteTimer(B);
 }
 } // namespace
 
@@ -1116,10 +1111,12 @@ void samplerStopForRun() {
 namespace {
 bool inVdso(uintptr_t Fn) { return Fn >= VdsoLo && Fn < VdsoHi; }
 
-// Samples that must agree: two in a row by chance are easy to get from a
-// call a preemption stretched (the samples after it resumes land wherever
-// its last microseconds run).
-constexpr uint32_t kMinAgree = 3;
+// Samples that must agree, at least: one. The ticks come at a share of the
+// thread's CPU time (4 ms of it at HZ=250), not of the wall clock: a call a
+// preemption stretched is not sampled more where its last microseconds run,
+// and a one-off spike of a few milliseconds holds one sample or none. Most
+// of the call's samples must still agree, and stand for most of its time.
+constexpr uint32_t kMinAgree = 1;
 inline uint64_t min(uint64_t A, uint64_t B) { return A < B ? A : B; }
 
 // Whether two frames are the same activation as far as samples tell: a
@@ -1278,4 +1275,178 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
   return Count;
 }
 
+//===-- The frames between timed levels, at a spike's exit ----------------===//
+
+// The spiking call's exit runs while its callers are still on the stack:
+// one unwinding from here finds every frame between the thread's timed
+// levels, whether a sample saw them or not (a switched-off function seen
+// by no sample, a library's). The same walk as a sample's (a Walk from its
+// own frame: the runtime's frames lie inside the spiking call's
+// activation), so the frames read as a sample's do. With unwind tables on
+// the way (the hooks, the recorder, the trampolines): ~0.3 us a frame.
+namespace {
+// This thread's last walk: its spiking level, the floor it started from,
+// that call's start and the floor level's activation. A caller open then
+// whose spike comes after (the same activation: it started before and is
+// open still) has its frames in that deeper spike's record, which the
+// report shows it as a level of: no second walk (a leaf's spike and its
+// callers' cost one). The floor's activation tells a fiber's stack of
+// calls from another's (spiketrap_fibers.cpp swaps them).
+struct LastWalk {
+  uint32_t Level, Floor;
+  uint64_t Start, FloorStart;
+  const spiketrap_desc *FloorDesc;
+};
+__thread LastWalk Walked;
+} // namespace
+
+uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
+                     uint32_t N) {
+  uint32_t Floor = sampleFloor(T);
+  if (!__atomic_load_n(&UnwindReady, __ATOMIC_ACQUIRE) || Level < Floor ||
+      Level >= T.Depth || Level >= kMaxDepth)
+    return N;
+  // A spike in a program's handler on its small alternate stack: an
+  // unwinding there needs ~5 KiB more than the recorder's own (the samples
+  // keep the same room).
+  if (!roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0))
+    return N;
+  const LastWalk &L = Walked;
+  if (L.Level > Level && L.Floor <= Floor && T.Frames[Level].Start <= L.Start &&
+      T.Frames[L.Floor].Desc == L.FloorDesc &&
+      T.Frames[L.Floor].Start == L.FloorStart)
+    return N;
+  // The culprit chain (below the call) stays; what is above it is replaced.
+  uint32_t Culprit = 0;
+  while (Culprit < N && (Out[N - 1 - Culprit].Flags & SampledCulprit))
+    ++Culprit;
+  Sample S;
+  Walk W = {&T, &S, 0, false, false, 0, 0, int32_t(Level), int32_t(Floor),
+            0,  0};
+  // A sample taken meanwhile would take the fault guard (and a handler that
+  // spikes would put it back as it found it).
+  SampleBuffer *B = T.Samples;
+  uint32_t Reading = B ? B->Reading : 0;
+  if (B)
+    __atomic_store_n(&B->Reading, 1, __ATOMIC_RELAXED);
+  sigjmp_buf Jmp, *Outer = UnwindGuard;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (sigsetjmp(Jmp, 0) == 0) {
+    UnwindGuard = &Jmp;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    _Unwind_Backtrace(step, &W);
+  } else {
+    // Wrong unwind tables: the fault's handler jumped back. What it
+    // blocked besides the fault (its sa_mask) stays blocked: rare, and
+    // reading the mask first would cost a system call per spike.
+    sigset_t Faults;
+    sigemptyset(&Faults);
+    sigaddset(&Faults, SIGSEGV);
+    sigaddset(&Faults, SIGBUS);
+    sys(SYS_rt_sigprocmask, SIG_UNBLOCK, long(&Faults), 0, NSIG / 8);
+    W.Broken = true;
+    __atomic_fetch_add(&UnwindFaults, 1, __ATOMIC_RELAXED);
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  UnwindGuard = Outer;
+  if (B)
+    __atomic_store_n(&B->Reading, Reading, __ATOMIC_RELAXED);
+  // Out past the first timed frame, or nothing (code without unwind
+  // tables on the way, another stack: the samples' frames stay).
+  if (W.Broken || W.J >= W.Floor)
+    return N;
+  // Outermost first, down to the call's activation.
+  uint32_t Kept = W.N < kSampleFrames ? W.N : kSampleFrames, Above = 0;
+  const Frame &K = T.Frames[Level];
+  for (uint32_t I = 0; I < Kept; ++I) {
+    const SampleFrame &F = S.F[(W.N - 1 - I) % kSampleFrames];
+    if (F.Desc == K.Desc && F.Start == K.Start)
+      Above = I + 1;
+  }
+  if (!Above)
+    return N; // more than kSampleFrames frames above it
+  Walked = {Level, Floor, K.Start, T.Frames[Floor].Start, T.Frames[Floor].Desc};
+  // Nothing between the timed levels and no culprit chain: no frames (the
+  // record stays as small as before).
+  bool Between = false;
+  for (uint32_t I = 0; I < Above && !Between; ++I)
+    Between = !S.F[(W.N - 1 - I) % kSampleFrames].Desc;
+  if (!Between && !Culprit)
+    return 0;
+  if (Above + Culprit > kMaxSampled)
+    Culprit = kMaxSampled - Above;
+  memmove(Out + Above, Out + N - Culprit, Culprit * sizeof(SampledFrame));
+  uint32_t At = Floor;
+  for (uint32_t I = 0; I < Above; ++I) {
+    const SampleFrame &F = S.F[(W.N - 1 - I) % kSampleFrames];
+    if (F.Desc)
+      for (uint32_t J = Level + 1; J-- > 0;)
+        if (T.Frames[J].Desc == F.Desc && T.Frames[J].Start == F.Start) {
+          At = J;
+          break;
+        }
+    Out[I] = {F.Fn, F.Desc, At,
+              F.Desc ? uint32_t(SampledActivation | SampledTimed) : 0};
+  }
+  // A patched site's trampoline calls the exit hook once the function's
+  // code returned: the activation reads as a sample's (the function's
+  // code, merged with its trampoline), or its callee below would read as
+  // the function's own body.
+  if (uintptr_t Entry = uintptr_t(__spiketrap_desc_entry(K.Desc)))
+    Out[Above - 1].Fn = Entry;
+  return Above + Culprit;
+}
+
 } // namespace __spiketrap
+
+// The program's signal masks: the sampling signal stays unblocked, so a
+// tick is never pending where the program's sigwait or signalfd would take
+// it (the kernel raises it as the thread returns to user mode; unblocked,
+// it is handled right there). The program reads back the mask it set. As
+// glibc's, a change leaves its own signals (SIGCANCEL, SIGSETXID) alone.
+#if SPIKETRAP_INTERPOSE_WAITS
+namespace __spiketrap {
+namespace {
+int changeMask(int How, const sigset_t *Set, sigset_t *Old) {
+  int Sig = __atomic_load_n(&SampleSig, __ATOMIC_RELAXED);
+  sigset_t Copy;
+  const sigset_t *Use = Set;
+  bool Was = ProgramBlocks;
+  if (Set && (How == SIG_BLOCK || How == SIG_SETMASK)) {
+    Copy = *Set;
+    sigdelset(&Copy, __SIGRTMIN);     // SIGCANCEL
+    sigdelset(&Copy, __SIGRTMIN + 1); // SIGSETXID
+    if (Sig) {
+      bool In = sigismember(&Copy, Sig) == 1;
+      ProgramBlocks = How == SIG_SETMASK ? In : Was || In;
+      sigdelset(&Copy, Sig);
+    }
+    Use = &Copy;
+  } else if (Set && How == SIG_UNBLOCK && Sig && sigismember(Set, Sig) == 1) {
+    ProgramBlocks = false;
+  }
+  long R = sys(SYS_rt_sigprocmask, How, long(Use), long(Old), NSIG / 8);
+  if (R) {
+    ProgramBlocks = Was;
+    return int(-R);
+  }
+  if (Old && Sig && Was)
+    sigaddset(Old, Sig);
+  return 0;
+}
+} // namespace
+} // namespace __spiketrap
+
+SPIKETRAP_INTERPOSE int pthread_sigmask(int How, const sigset_t *Set,
+                                        sigset_t *Old) noexcept {
+  return __spiketrap::changeMask(How, Set, Old);
+}
+SPIKETRAP_INTERPOSE int sigprocmask(int How, const sigset_t *Set,
+                                    sigset_t *Old) noexcept {
+  if (int E = __spiketrap::changeMask(How, Set, Old)) {
+    errno = E;
+    return -1;
+  }
+  return 0;
+}
+#endif

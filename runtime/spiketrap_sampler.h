@@ -3,11 +3,13 @@
 // A timed call says how long it took, not where its time went when that was
 // in code that is not timed: a function adaptive mode switched off, a
 // library built without the plugin, a virtual call, a recursion below its
-// outermost call. So while a call is open past half its threshold, its
-// thread is sampled: a timer of the thread's own signals it every
-// millisecond while it runs (sooner when a call will pass half its
-// threshold), and every ~100 us while such a call stays open. The handler
-// unwinds the
+// outermost call. So each thread ticks on its own CPU time: a timer of the
+// thread's CPU clock signals it at the scheduler's tick (every 4 ms of CPU
+// at HZ=250) while it runs, never while it sleeps or waits for a CPU, and
+// the kernel raises the signal on the thread's return to user mode, so it
+// never interrupts a system call. A tick that finds a call open past half
+// its threshold samples it, within a budget of the thread's CPU time
+// measured from its CPU clock (sample_share=). The handler unwinds the
 // interrupted stack (the unwind tables, through _Unwind_Backtrace) up to the
 // outermost timed frame and keeps the functions it passed in a buffer of the
 // thread's. When the call's spike is recorded, the samples taken during it
@@ -50,9 +52,9 @@ struct Sample {
   uint32_t Run;      // samples of one run were taken a period apart, the
                      // thread running (not waiting) in between
   uint32_t PeriodUs; // until the next sample of its run
-  // The thread was blocked since the tick before (it switched off the CPU
-  // of its own and ran for under an eighth of the time): a wait the runtime
-  // does not interpose (recvmsg, io_uring_enter).
+  // Always 0 now: a thread blocked in a wait does not tick (its CPU clock
+  // stands still), so no sample finds it waiting. Kept for the record's
+  // layout (SampledStats::Blocked).
   uint32_t Blocked;
   SampleFrame F[kSampleFrames];
 };
@@ -63,43 +65,53 @@ struct Sample {
 struct SampleBuffer {
   // The watcher's.
   SampleBuffer *NextFree; // the free list
-  uint32_t Kicks;         // signals sent to start sampling
-  uint32_t MaskTid;       // the thread whose signal mask was read, 0: none
-  uint64_t MaskAt;        // when (ticks)
-  uint32_t MaskOk;        // it does not block the signal
-  // The call whose switched-off callees the watcher timed again while it
-  // ran (past its threshold, in its own code or code it calls untimed), and
+  // The call whose switched-off callees the tick timed again while it ran
+  // (past its threshold, in its own code or code it calls untimed), and
   // which: recordSpike names them. RearmStart is published last.
   const spiketrap_desc *RearmDesc;
   uint64_t RearmStart;
   uint32_t NumRearmed;
-  uint64_t RearmAt; // when (ticks): the watcher's own
+  uint64_t RearmAt; // when (ticks)
   const spiketrap_desc *Rearmed[kMaxCandidates];
+  // The timer, the thread's or the watcher's to make (TimerState) and to
+  // start (Armed): a change of it counts InHandler, against
+  // samplerSignalTaken, which deletes it.
+  uint32_t InHandler;
+  int TimerId;
+  uint32_t HasTimer; // 0: none, 1: being made, 2: made
+  uint32_t Armed;    // it runs (the tick stops it when no call is open)
+  uint64_t PeriodNs; // its interval, in CPU time
   // The thread's.
-  uint32_t KicksSeen; // signals the handler saw
-  uint32_t InHandler; // the handler (or a change of the timer) runs: nested
-  int TimerId;        // the kernel's timer that signals this thread
-  uint32_t HasTimer;
-  uint32_t Armed;     // the timer will fire (read by the watcher)
-  uint32_t Live;      // the last tick sampled, and no wait since
+  uint32_t Live;      // the last tick sampled, and the thread ran since
   uint32_t IdleTicks; // ticks in a row with no call open
-  uint32_t WaitTicks; // ticks in a row that landed in an interposed wait
   uint64_t Ticks;     // signals handled (verbosity=1's count)
   uint64_t HotStart;  // start of the call sampled last
   uint64_t NextSample; // when its next sample is due (ticks)
-  // When the timer is due (ticks; 0: a first signal), and the last tick's
-  // time and the thread's CPU time then (0: none since the timer started):
-  // how long a tick waited for a CPU (spiketrap_rundelay.h).
-  uint64_t TickDue, LastTick, LastTickCpuNs, LastTickBlocked;
-  uint32_t Blocked; // the tick found the thread blocked since the last one
-  uint32_t Backoff; // doublings of the period: it blocks outside our waits
+  // The last tick's time, the thread's CPU time then (0: none since the
+  // timer started) and its voluntary context switches (when hot).
+  uint64_t LastTick, LastTickCpuNs, LastTickBlocked;
+  uint64_t TickCpuNs; // the CPU time between ticks lately
+  // The budget (sample_share=): CPU time the thread has earned for ticks
+  // and samples minus what they cost it, measured (ns); what a tick and a
+  // sample cost lately (the tick's signal, calibrated at start-up, and the
+  // handler's run, from the thread's CPU clock).
+  int64_t CreditNs;
+  uint64_t TickCostNs, SampleCostNs;
+  uint64_t SpentNs, SeenCpuNs;      // in all (verbosity=1)
+  uint64_t SampledNs, SampledTicks; // of them, the ticks that sampled
+  // The last ticks' start and cost (ticks): their time in a call is the
+  // runtime's, not the call's (samplerTicksIn).
+  uint64_t CostAt[32];
+  uint32_t CostTicks[32];
+  uint32_t CostNext;
   uint32_t Reading;   // recordSpike is reading: a handler keeps out
-  uint64_t CostTicks; // what the last sample cost (estimated from its depth)
   uint64_t Taken;     // samples written
   uint64_t Session;   // of them, since sampling last started (the first
                       // few stay: where a long call's culprit began)
   uint32_t Run;       // sampling started (not armed) anew
-  uint64_t Dropped;   // signals that took no sample (the thread was busy...)
+  uint64_t Dropped;   // ticks due a sample that took none (the thread was
+                      // busy in the runtime, the walk failed)
+  uint64_t OverBudget; // ticks due a sample that the budget held back
   Sample Slots[kSampleSlots];
 };
 
@@ -119,10 +131,10 @@ struct HotCall {
   uint64_t Start, Next;
 };
 HotCall findHotCall(ThreadState &T, uint64_t Now);
-// The watcher's look at a thread (registry lock held): starts T's ticks
-// when it has a call open and does not tick (a thread that found no buffer
-// at its start, or stopped ticking outside timed code), unless it waits in
-// an interposed call.
+// The watcher's look at a thread (registry lock held): gives T a buffer
+// and a timer when it has a call open and none (a thread that found no
+// buffer at its start, a forked child), and starts its timer when the
+// thread stopped it (no call open for a few ticks). No signal is sent.
 void samplerWatch(ThreadState &T, uint64_t Now, bool Waiting);
 // For recordSpike: the callees its thread's tick timed again while level Level
 // of T ran, into Out (kMaxCandidates); how many.
@@ -134,34 +146,16 @@ void samplerRefill();
 void samplerDetach(ThreadState &T);
 // In a forked child: the parent's timers are gone.
 void samplerAfterForkChild();
-// An interposed wait begins on this thread (InWait counted): no signal must
-// interrupt it. Stop: the wait may last, or fail with EINTR
-// (waitFailsOnSignal): the sampling signal is blocked for it, so a tick due
-// meanwhile (or a signal the watcher sent that the thread has not seen yet)
-// waits for its end: the signal it blocked (0: none), which
-// samplerResumeAfterWait must unblock after it (taking a tick that fell due
-// and restarting the timer a period later, as after a stopped timer).
-// Disarm: the call sets a signal mask of its own for the wait (ppoll & co.
-// with a mask, sigsuspend), or the thread waits for signals: the timer
-// stops instead. Other waits restart: the timer runs on (a tick that lands
-// in one stops it then).
-int samplerPauseForWait(ThreadState &T, bool Stop, bool Disarm);
-void samplerResumeAfterWait(int Sig);
-// After an interposed wait (InWait counted down, T.Samples set): the
-// thread's ticks start again if they stopped.
-void samplerTickAfterWait(ThreadState &T);
 // This thread is about to replace its program (execve & co.): the new
 // program starts with our signal at its default action, which ends it, so
-// none may be pending then. The watcher stops signalling the thread
-// (InWait counted), a signal it sent is waited for (or taken, if the thread
-// blocks it), and the timer goes with any tick it queued. True when there
+// none may be pending then (the program may block it with a raw system
+// call). The timer goes, and a tick it queued is taken. True when there
 // was something to stop: samplerAfterFailedExec must follow if the exec
 // returns. Not in a vfork child (another process on this thread's memory).
 bool samplerBeforeExec();
 void samplerAfterFailedExec();
-// A thread registers: it takes a sample buffer and starts ticking (unless
-// it blocks the signal; the watcher's look does it then, or gives it a
-// buffer when none was free).
+// A thread registers: it takes a sample buffer and makes its timer, on
+// its own CPU clock (the watcher's look does it when no buffer was free).
 void samplerThreadStarts(ThreadState &T);
 
 // A shared object is about to be unloaded: samples taken so far may name
@@ -180,7 +174,10 @@ void samplerStopForRun();
 
 // verbosity=1: what sampling did, for the watcher's line at exit.
 struct SamplerStats {
-  uint64_t Samples, Kicks, Buffers, Ticks, UnwindFaults, StackSkips;
+  uint64_t Samples, Buffers, Ticks, UnwindFaults, OverBudget, StackSkips;
+  uint64_t SpentNs, CpuNs; // what ticks and samples cost, of the CPU seen
+  uint64_t SampledNs, SampledTicks; // of them, ticks that took a sample
+  uint64_t SignalNs;                // a signal's round trip, calibrated
 };
 SamplerStats samplerStats();
 
@@ -196,11 +193,25 @@ void samplerHandlerOnAltStack(const ThreadState &T, uintptr_t Sp);
 // is dropped; else returns.
 void samplerFaultGuard(int Sig);
 
+// On T's own thread, when a call from Start to End is found over its
+// threshold: the time the sampler's ticks took in it (ticks; the last 32
+// ticks are known), which is not the call's. Async-signal-safe.
+uint64_t samplerTicksIn(const ThreadState &T, uint64_t Start, uint64_t End);
+
 // For recordSpike, on T's own thread: the frames the samples of level
 // Level (open since its start, ending at End) agree on, into Out
 // (kMaxSampled); their number. Stats: how many samples, how many agree.
 uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
                       SampledFrame *Out, SampledStats &Stats);
+
+// For recordSpike, on T's own thread, while the call of level Level is on
+// the stack still (its exit hook runs): Out[0, N) is sampledChain's; the
+// frames above the call (between the thread's timed levels) become those
+// unwound from here, so none is lost when no sample saw it. The culprit
+// chain after them stays. Their number (N when the walk did not reach the
+// thread's first timed frame). Not for a frame left by an exception.
+uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
+                     uint32_t N);
 
 } // namespace __spiketrap
 

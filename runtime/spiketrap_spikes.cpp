@@ -543,6 +543,10 @@ void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
   SampledFrame Sampled[kMaxSampled];
   SampledStats Stats;
   uint32_t NumSampled = sampledChain(T, Depth - 1, End, Sampled, Stats);
+  // The frames between its timed levels: its callers are still on the
+  // stack (not when an exception or a longjmp left it).
+  if (!Unwound)
+    NumSampled = framesAbove(T, Depth - 1, Sampled, NumSampled);
   // No switched-off callee named: those the watcher timed again while it
   // ran (sample=1: it saw the call past its threshold in its own time).
   SpikeCandidates Named = Candidates;

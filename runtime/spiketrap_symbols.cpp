@@ -1,6 +1,7 @@
 //===- spiketrap_symbols.cpp - Names of code that was not timed -----------===//
 #include "spiketrap_symbols.h"
 #include "spiketrap_crash_flag.h"
+#include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_tramp.h"
 
@@ -107,9 +108,12 @@ bool inFile(const ElfW(Shdr) &S, size_t Size) {
 } // namespace
 
 Symbolizer::~Symbolizer() {
-  for (size_t I = 0; I < NumObjects; ++I)
+  for (size_t I = 0; I < NumObjects; ++I) {
     if (Objects[I].Map)
       munmap(const_cast<char *>(Objects[I].Map), Objects[I].Size);
+    if (Objects[I].DebugMap)
+      munmap(const_cast<char *>(Objects[I].DebugMap), Objects[I].DebugSize);
+  }
   for (size_t I = 0; I < NumEntries; ++I)
     if (Entries[I].Desc && madeForSymbol(Entries[I].Desc))
       reportFree(const_cast<spiketrap_desc *>(Entries[I].Desc));
@@ -122,6 +126,16 @@ bool Symbolizer::init(const spiketrap_desc *const *K, size_t N,
   for (size_t I = 0; I < N; ++I)
     if (K[I] && __spiketrap_desc_name(K[I]))
       Known[NumKnown++] = K[I];
+  // Each once (the records' levels repeat them): a cheap sort by address
+  // first, so the sort by name compares thousands of names, not millions.
+  sortBy(
+      Known.begin(), Known.begin() + NumKnown,
+      [](const spiketrap_desc *A, const spiketrap_desc *B) { return A < B; });
+  size_t Unique = 0;
+  for (size_t I = 0; I < NumKnown; ++I)
+    if (!Unique || Known[Unique - 1] != Known[I])
+      Known[Unique++] = Known[I];
+  NumKnown = Unique;
   sortBy(Known.begin(), Known.begin() + NumKnown,
          [](const spiketrap_desc *A, const spiketrap_desc *B) {
            int C = strcmp(__spiketrap_desc_name(A), __spiketrap_desc_name(B));
@@ -206,41 +220,195 @@ Symbolizer::Object *Symbolizer::objectOf(uintptr_t Fn) {
 }
 
 namespace {
+// Maps the file at Path read-only; null when it cannot.
+const char *mapFile(const char *Path, size_t &Size) {
+  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return nullptr;
+  struct stat St;
+  void *P =
+      fstat(Fd, &St) == 0 && S_ISREG(St.st_mode) && St.st_size > 0
+          ? mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE, Fd, 0)
+          : MAP_FAILED;
+  close(Fd);
+  if (P == MAP_FAILED)
+    return nullptr;
+  Size = size_t(St.st_size);
+  return static_cast<const char *>(P);
+}
+
+// The first section of Type in the file Map (Size bytes) whose data is in
+// the file, and its linked string table's; false when none.
+bool symbolTable(const char *Map, size_t Size, const ElfW(Shdr) * Sh,
+                 size_t NumSh, uint32_t Type, const ElfW(Sym) * &Sym,
+                 size_t &NumSym, const char *&Str, size_t &StrSize) {
+  for (size_t I = 0; I < NumSh; ++I) {
+    const ElfW(Shdr) &S = Sh[I];
+    if (S.sh_type != Type || !inFile(S, Size) || S.sh_link >= NumSh ||
+        !inFile(Sh[S.sh_link], Size))
+      continue;
+    Sym = reinterpret_cast<const ElfW(Sym) *>(Map + S.sh_offset);
+    NumSym = S.sh_size / sizeof(ElfW(Sym));
+    Str = Map + Sh[S.sh_link].sh_offset;
+    StrSize = Sh[S.sh_link].sh_size;
+    return true;
+  }
+  return false;
+}
+
+// The section named Name, or null (names from the section header string
+// table, checked against the file).
+const ElfW(Shdr) * sectionNamed(const char *Map, size_t Size,
+                                const ElfW(Shdr) * Sh, size_t NumSh,
+                                const char *Name) {
+  size_t Index = reinterpret_cast<const ElfW(Ehdr) *>(Map)->e_shstrndx;
+  if (Index >= NumSh || !inFile(Sh[Index], Size))
+    return nullptr;
+  const char *Names = Map + Sh[Index].sh_offset;
+  size_t Len = strlen(Name);
+  for (size_t I = 0; I < NumSh; ++I)
+    if (Sh[I].sh_name < Sh[Index].sh_size &&
+        Sh[Index].sh_size - Sh[I].sh_name > Len &&
+        memcmp(Names + Sh[I].sh_name, Name, Len + 1) == 0 &&
+        inFile(Sh[I], Size))
+      return &Sh[I];
+  return nullptr;
+}
+
+// The build ID of the file (its NT_GNU_BUILD_ID note), into Id; its length,
+// 0 when it has none.
+size_t buildId(const char *Map, size_t Size, const ElfW(Shdr) * Sh,
+               size_t NumSh, const uint8_t *&Id) {
+  for (size_t I = 0; I < NumSh; ++I) {
+    if (Sh[I].sh_type != SHT_NOTE || !inFile(Sh[I], Size))
+      continue;
+    const char *P = Map + Sh[I].sh_offset, *End = P + Sh[I].sh_size;
+    while (size_t(End - P) >= sizeof(ElfW(Nhdr))) {
+      auto *N = reinterpret_cast<const ElfW(Nhdr) *>(P);
+      size_t Name = (N->n_namesz + 3) & ~size_t(3),
+             Desc = (N->n_descsz + 3) & ~size_t(3);
+      P += sizeof(ElfW(Nhdr));
+      if (Name > size_t(End - P) || Desc > size_t(End - P) - Name)
+        break;
+      if (N->n_type == NT_GNU_BUILD_ID && N->n_namesz == 4 &&
+          memcmp(P, "GNU", 4) == 0 && N->n_descsz) {
+        Id = reinterpret_cast<const uint8_t *>(P + Name);
+        return N->n_descsz;
+      }
+      P += Name + Desc;
+    }
+  }
+  return 0;
+}
+
+// The CRC-32 a .gnu_debuglink names its debug file by (gdb's, zlib's).
+uint32_t debugCrc(const char *P, size_t N) {
+  uint32_t C = 0xffffffffu;
+  for (size_t I = 0; I < N; ++I) {
+    C ^= uint8_t(P[I]);
+    for (int K = 0; K < 8; ++K)
+      C = (C >> 1) ^ (0xedb88320u & (0u - (C & 1)));
+  }
+  return ~C;
+}
+
+// The directory part of Path, with its slash, into B.
+void directoryOf(Buffer &B, const char *Path) {
+  const char *Slash = strrchr(Path, '/');
+  B.append(Path, Slash ? Slash + 1 : Path);
+}
+
+// O's separate debug file (O has no .symtab of its own), as gdb looks for
+// it: Dir/.build-id/xx/yyyy.debug by its build ID (the file's must match),
+// then its .gnu_debuglink's name next to it, in its .debug/, and under
+// Dir with its directory (the CRC must match). Its symbol table into O.
+template <typename Object> void readDebugFile(Object &O) {
+  const char *Dir = flags.debug_file_directory;
+  bool HasDir = Dir && Dir[0] && strcmp(Dir, "none") != 0;
+  // Tries the file at B (NUL-terminated): true when its symbols are O's.
+  auto Try = [&](Buffer &B, const uint8_t *Id, size_t IdLen, bool Crc,
+                 uint32_t Want) {
+    B.push_back('\0');
+    size_t Size = 0;
+    const char *Map = mapFile(B.data(), Size);
+    if (!Map)
+      return false;
+    const ElfW(Shdr) * Sh;
+    size_t NumSh;
+    const uint8_t *Has = nullptr;
+    if (sections(Map, Size, Sh, NumSh) &&
+        (!Id || (buildId(Map, Size, Sh, NumSh, Has) == IdLen &&
+                 memcmp(Has, Id, IdLen) == 0)) &&
+        (!Crc || debugCrc(Map, Size) == Want) &&
+        symbolTable(Map, Size, Sh, NumSh, SHT_SYMTAB, O.Sym, O.NumSym, O.Str,
+                    O.StrSize)) {
+      O.DebugMap = Map;
+      O.DebugSize = Size;
+      return true;
+    }
+    munmap(const_cast<char *>(Map), Size);
+    return false;
+  };
+  const uint8_t *Id = nullptr;
+  size_t IdLen = buildId(O.Map, O.Size, O.Sh, O.NumSh, Id);
+  if (HasDir && IdLen >= 2) {
+    Buffer B;
+    B.format("{}/.build-id/{:02x}/", Dir, unsigned(Id[0]));
+    for (size_t I = 1; I < IdLen; ++I)
+      B.format("{:02x}", unsigned(Id[I]));
+    B.format(".debug");
+    if (Try(B, Id, IdLen, false, 0))
+      return;
+  }
+  const ElfW(Shdr) *Link =
+      sectionNamed(O.Map, O.Size, O.Sh, O.NumSh, ".gnu_debuglink");
+  if (!Link)
+    return;
+  const char *Name = O.Map + Link->sh_offset;
+  size_t Len = strnlen(Name, Link->sh_size);
+  size_t CrcAt = (Len + 4) & ~size_t(3);
+  if (!Len || Len == Link->sh_size || CrcAt + 4 > Link->sh_size ||
+      strchr(Name, '/'))
+    return;
+  uint32_t Crc;
+  memcpy(&Crc, Name + CrcAt, 4);
+  for (int Where = 0; Where < 3; ++Where) {
+    Buffer B;
+    if (Where == 2 && !HasDir)
+      break;
+    if (Where == 2)
+      B.format("{}", Dir);
+    directoryOf(B, O.Path);
+    if (Where == 1)
+      B.format(".debug/");
+    B.append(Name, Name + Len);
+    // Not the object itself (a debug link to its own name, next to it).
+    bool Self =
+        B.size() == strlen(O.Path) && memcmp(B.data(), O.Path, B.size()) == 0;
+    if (!Self && Try(B, nullptr, 0, true, Crc))
+      return;
+  }
+}
+
 // Maps O's file and finds its symbol table: .symtab (every function, static
-// ones too) when the file has one, else .dynsym.
+// ones too) when the file has one, else its separate debug file's, else
+// .dynsym. Never in a crash (Symbolizer::find).
 template <typename Object> void mapObject(Object &O) {
   O.Tried = true;
   if (!strchr(O.Path, '/'))
     return; // the vdso: dladdr has its symbols
-  int Fd = open(O.Path, O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
+  O.Map = mapFile(O.Path, O.Size);
+  if (!O.Map)
     return; // a file gone since
-  struct stat St;
-  void *P = fstat(Fd, &St) == 0 && St.st_size > 0
-                ? mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE,
-                       Fd, 0)
-                : MAP_FAILED;
-  close(Fd);
-  if (P == MAP_FAILED)
-    return;
-  O.Map = static_cast<const char *>(P);
-  O.Size = size_t(St.st_size);
   if (!sections(O.Map, O.Size, O.Sh, O.NumSh))
     return;
-  static const uint32_t Types[] = {SHT_SYMTAB, SHT_DYNSYM};
-  for (uint32_t Type : Types) {
-    for (size_t I = 0; I < O.NumSh; ++I) {
-      const ElfW(Shdr) &S = O.Sh[I];
-      if (S.sh_type != Type || !inFile(S, O.Size) || S.sh_link >= O.NumSh ||
-          !inFile(O.Sh[S.sh_link], O.Size))
-        continue;
-      O.Sym = reinterpret_cast<const ElfW(Sym) *>(O.Map + S.sh_offset);
-      O.NumSym = S.sh_size / sizeof(ElfW(Sym));
-      O.Str = O.Map + O.Sh[S.sh_link].sh_offset;
-      O.StrSize = O.Sh[S.sh_link].sh_size;
-      return;
-    }
-  }
+  if (symbolTable(O.Map, O.Size, O.Sh, O.NumSh, SHT_SYMTAB, O.Sym, O.NumSym,
+                  O.Str, O.StrSize))
+    return;
+  readDebugFile(O);
+  if (!O.Sym)
+    symbolTable(O.Map, O.Size, O.Sh, O.NumSh, SHT_DYNSYM, O.Sym, O.NumSym,
+                O.Str, O.StrSize);
 }
 
 bool isFunction(const ElfW(Sym) &S) {
@@ -249,39 +417,10 @@ bool isFunction(const ElfW(Sym) &S) {
 }
 } // namespace
 
-// The symbol of the function starting at (or containing) Fn: O's symbol
-// table, the dynamic symbols, then the GOT. Null when none.
-const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
-  if (O) {
-    if (!O->Tried)
-      mapObject(*O);
-    const char *Best = nullptr;
-    bool Exact = false, Global = false;
-    uintptr_t V = Fn - O->Bias;
-    for (size_t I = 0; I < O->NumSym; ++I) {
-      const ElfW(Sym) &S = O->Sym[I];
-      if (!isFunction(S) || S.st_name >= O->StrSize || V < S.st_value ||
-          V - S.st_value >= (S.st_size ? S.st_size : 1))
-        continue;
-      bool E = S.st_value == V, G = ELF64_ST_BIND(S.st_info) != STB_LOCAL;
-      // The one that starts there, a global one among aliases.
-      if (!Best || (E && !Exact) || (E == Exact && G && !Global)) {
-        Best = O->Str + S.st_name;
-        Exact = E;
-        Global = G;
-      }
-    }
-    if (Best && Best[0])
-      return Best;
-  }
-  Dl_info Info;
-  if (dladdr(reinterpret_cast<void *>(Fn), &Info) && Info.dli_sname &&
-      Info.dli_saddr == reinterpret_cast<void *>(Fn))
-    return Info.dli_sname;
-  // A function with no symbol of its own (the C library's string functions
-  // are chosen at load time: memset is __memset_avx2_unaligned_erms, a
-  // local symbol stripped from libc.so.6) still has the name the program
-  // called it by, in some object's GOT.
+// The name some object's GOT holds Fn's address under (the C library's
+// string functions are chosen at load time: memset is
+// __memset_avx2_unaligned_erms, a local symbol), or null.
+const char *Symbolizer::gotName(uintptr_t Fn) {
   for (size_t I = 0; I < NumObjects; ++I) {
     Object &G = Objects[I];
     if (!G.Tried)
@@ -311,6 +450,45 @@ const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
     }
   }
   return nullptr;
+}
+
+// The symbol of the function starting at (or containing) Fn: O's symbol
+// table, the dynamic symbols, then the GOT. Null when none. A local symbol
+// the program reached through a GOT entry (an IFUNC's choice, named in a
+// debug file) is named as the program called it.
+const char *Symbolizer::rawName(uintptr_t Fn, Object *O) {
+  if (O) {
+    if (!O->Tried)
+      mapObject(*O);
+    const char *Best = nullptr;
+    bool Exact = false, Global = false;
+    uintptr_t V = Fn - O->Bias;
+    for (size_t I = 0; I < O->NumSym; ++I) {
+      const ElfW(Sym) &S = O->Sym[I];
+      if (!isFunction(S) || S.st_name >= O->StrSize || V < S.st_value ||
+          V - S.st_value >= (S.st_size ? S.st_size : 1))
+        continue;
+      bool E = S.st_value == V, G = ELF64_ST_BIND(S.st_info) != STB_LOCAL;
+      // The one that starts there, a global one among aliases.
+      if (!Best || (E && !Exact) || (E == Exact && G && !Global)) {
+        Best = O->Str + S.st_name;
+        Exact = E;
+        Global = G;
+      }
+    }
+    if (Best && Best[0] && !Global && Exact)
+      if (const char *Called = gotName(Fn))
+        return Called;
+    if (Best && Best[0])
+      return Best;
+  }
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(Fn), &Info) && Info.dli_sname &&
+      Info.dli_saddr == reinterpret_cast<void *>(Fn))
+    return Info.dli_sname;
+  // A function with no symbol of its own (a local symbol stripped from
+  // libc.so.6) still has the name the program called it by.
+  return gotName(Fn);
 }
 
 // The descriptor of the function with a patched site whose code starts at
@@ -393,9 +571,14 @@ Symbolizer::Entry *Symbolizer::find(uintptr_t Fn) {
   if (Demangled)
     normalize(Demangled);
   const char *Shown = Demangled ? Demangled : Name.data();
-  // An instrumented function that ran untimed: its own descriptor.
+  // An instrumented function that ran untimed: its own descriptor (one
+  // timed in place, at -O0 with -spiketrap-switch=flag, has its own name:
+  // a descriptor of that name in the same object).
   if (Body || E.TimedPath)
     E.Desc = byName(Shown);
+  else if (const spiketrap_desc *D = byName(Shown);
+           D && O && objectOf(uintptr_t(D)) == O)
+    E.Desc = D;
   if (!E.Desc)
     E.Desc = make(Shown, File);
   free(Demangled);

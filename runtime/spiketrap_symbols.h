@@ -8,8 +8,11 @@
 // (found by its name), anything else by a descriptor made for its symbol,
 // whose file is the object file that holds it (flag SPIKETRAP_DESC_SYMBOL).
 // Symbols come from the object file's .symtab (static functions too), else
-// the dynamic symbols (dladdr), else the name the program's GOT holds the
-// address under (memset for the C library's __memset_avx2_unaligned_erms).
+// the .symtab of its separate debug file (found as gdb finds it: by its
+// build ID under debug_file_directory=, /usr/lib/debug, or by its
+// .gnu_debuglink), else the dynamic symbols (dladdr), else the name the
+// program's GOT holds the address under (memset for the C library's
+// __memset_avx2_unaligned_erms).
 // Files are read at report time, never in a crash: there the object and
 // offset are all a name says (_dl_find_object, lock-free).
 //
@@ -70,9 +73,11 @@ private:
     bool Tried; // mapped (or found unreadable)
     const char *Map;
     size_t Size;
+    const char *DebugMap; // its separate debug file, when its symbols are read
+    size_t DebugSize;
     const ElfW(Shdr) *Sh;
     size_t NumSh;
-    const ElfW(Sym) *Sym; // .symtab, else .dynsym
+    const ElfW(Sym) * Sym; // .symtab, the debug file's, else .dynsym
     size_t NumSym;
     const char *Str;
     size_t StrSize;
@@ -80,6 +85,7 @@ private:
   Entry *find(uintptr_t Fn);
   Object *objectOf(uintptr_t Fn);
   const char *rawName(uintptr_t Fn, Object *O);
+  const char *gotName(uintptr_t Fn);
   const spiketrap_desc *siteDescriptor(uintptr_t Fn, Object *O);
   const spiketrap_desc *byName(const char *Name) const;
   const spiketrap_desc *make(const char *Name, const char *File);

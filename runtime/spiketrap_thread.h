@@ -146,14 +146,13 @@ struct ThreadState {
   WaitRing Waits;
   // kernel_events=: the thread's perf event ring, or null.
   struct KernelRing *Kernel;
-  // sample=: the thread's samples (spiketrap_sampler.h), null until the
-  // watcher first samples it.
+  // sample=: the thread's samples and timer (spiketrap_sampler.h), null
+  // until it registers (or the watcher gives it a buffer).
   struct SampleBuffer *Samples;
-  // Interposed waits in progress (spiketrap_waits.cpp): the watcher never
-  // signals a thread while it waits, nor one that ever waited for signals
-  // (sigwait & co. would hand the sampling signal to the program).
+  // Interposed waits in progress (spiketrap_waits.cpp): the watcher's look
+  // neither reads the run delay of a thread that waits nor starts its
+  // sampling timer then.
   uint32_t InWait;
-  uint8_t WaitsForSignals;
   // Preemption (spiketrap_rundelay.h): the watcher's readings of the run
   // delay while a call was open past half its threshold, and the thread's
   // own last reading, when a spike was recorded.
@@ -165,6 +164,18 @@ struct ThreadState {
   // switches (its sampling tick, or the end of a long interposed wait; Ns
   // unused): what a long wait compares with (runDelayInWait).
   RunDelayMark CpuBase;
+  // Signal handlers (spiketrap_sigaction.cpp): when each running one began
+  // (ticks, later by the time of handlers nested in it), by nesting level.
+  // A handler's time is no one's below it: the frames it interrupted start
+  // later by it when it returns (keepHandlerTimeApart, spiketrap_signal.h).
+  uint64_t SignalStart[kMaxSignalNesting];
+  // The shift a frame under construction when a handler came still owes:
+  // its start may be a clock read from before the handler, stored after.
+  // Owed by the frame at Level whose start is before Before; Ticks 0: none.
+  struct {
+    uint32_t Level;
+    uint64_t Before, Ticks;
+  } OwedShift;
 };
 static_assert(sizeof(ThreadState) <= 4096,
               "keep the static TLS small: it comes out of each thread's stack");

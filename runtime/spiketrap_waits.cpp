@@ -121,25 +121,15 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
 
 SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   ThreadState &T = threadState;
-  bool OwnMask = Call & kWaitOwnMask;
-  Call &= ~kWaitOwnMask;
   W.Call = Call;
-  W.Real = realFn(Call);
-  // The sampler (spiketrap_sampler.h) never signals a thread in a wait (an
-  // interrupted sleep or poll would return EINTR), nor one that takes
-  // signals synchronously (sigwait & co. would hand it ours).
+  W.Real = realFn(W.Call);
+  // The watcher's look reads InWait: a thread in a wait is not running (its
+  // run delay is not read then), and gets no timer of the sampler's until
+  // after (spiketrap_sampler.h: a tick on the thread's CPU clock never
+  // interrupts a wait; nothing else is held back here).
   W.Marked = T.Status == StatusActive;
-  W.HeldSig = 0;
-  if (Call >= Wait_sigwait && Call <= Wait_sigsuspend)
-    T.WaitsForSignals = 1;
-  if (W.Marked) {
-    // Against the watcher's look: it counts its signal, then reads InWait.
-    __atomic_fetch_add(&T.InWait, 1, __ATOMIC_SEQ_CST);
-    if (T.Samples)
-      W.HeldSig = samplerPauseForWait(
-          T, waitFailsOnSignal(Call) || waitKind(Call) != WaitStall,
-          OwnMask || T.WaitsForSignals);
-  }
+  if (W.Marked)
+    __atomic_fetch_add(&T.InWait, 1, __ATOMIC_RELAXED);
   W.Desc = waiter(T);
   if (W.Desc) {
     W.Start = now();
@@ -153,18 +143,8 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
 // between takes the next one. End is written last (and cleared first), so a
 // reader on this thread (a spike in a handler) skips a slot being written.
 SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
-  if (W.Marked) {
-    ThreadState &T = threadState;
-    __atomic_fetch_sub(&T.InWait, 1, __ATOMIC_SEQ_CST);
-    // Out of the wait first: a tick held back that is not taken at the
-    // unblocking (samplerResumeAfterWait) comes as an ordinary one.
-    if (W.HeldSig)
-      samplerResumeAfterWait(W.HeldSig);
-    // The thread's own sampling timer, stopped for the wait (or by a tick
-    // that came during it), runs again.
-    if (T.Samples && !T.InWait)
-      samplerTickAfterWait(T);
-  }
+  if (W.Marked)
+    __atomic_fetch_sub(&threadState.InWait, 1, __ATOMIC_RELAXED);
   if (!W.Desc)
     return;
   int Saved = errno;
@@ -287,19 +267,6 @@ WaitKind waitKind(uint32_t Call) {
     }
   } Table;
   return Call < kNumWaitCalls ? WaitKind(Table.K[Call]) : WaitStall;
-}
-
-bool waitFailsOnSignal(uint32_t Call) {
-  static constexpr struct Eintr {
-    bool E[kNumWaitCalls];
-    constexpr Eintr() : E() {
-#define SPIKETRAP_WAIT(...)
-#define SPIKETRAP_WAIT_OWN(...)
-#define SPIKETRAP_WAIT_EINTR(Name) E[Wait_##Name] = true;
-#include "spiketrap_waits.inc"
-    }
-  } Table;
-  return Call < kNumWaitCalls && Table.E[Call];
 }
 
 namespace {
@@ -517,7 +484,7 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);
   else
-    W.Desc = nullptr, W.Marked = false, W.HeldSig = 0;
+    W.Desc = nullptr, W.Marked = false;
   long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
   waitEnd(W);
   return R;

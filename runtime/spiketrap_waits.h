@@ -58,8 +58,6 @@ const char *waitCallName(uint32_t Call);
 // workers), it waits for a result: a stall. docs/selection.md has the cases.
 enum WaitKind : uint8_t { WaitStall = 0, WaitSleep, WaitReady, WaitWork };
 WaitKind waitKind(uint32_t Call);
-// Whether a signal handler makes Call fail with EINTR (SPIKETRAP_WAIT_EINTR).
-bool waitFailsOnSignal(uint32_t Call);
 constexpr uint64_t kIdleShare = 20;
 
 // The longest wait inside a spiking call.
@@ -106,16 +104,11 @@ struct WaitScope {
   uint64_t Start;             // ticks
   uint32_t Call;              // WaitCall
   bool Marked;                // counted in the thread's InWait
-  int HeldSig; // the sampling signal, blocked meanwhile; 0: none
   // The thread's last reading of its CPU time before the wait (CpuBase),
   // kept here: a tick between the wait's end and its bookkeeping reads
   // again. BaseAt 0: none.
   uint64_t BaseAt, BaseCpuNs, BaseBlocked;
 };
-// Or'ed into waitBegin's Call by a wrapper whose call was given a signal
-// mask of its own (SPIKETRAP_WAIT_MASK): the kernel replaces the thread's
-// mask with it for the wait.
-constexpr uint32_t kWaitOwnMask = 1u << 16;
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);
 

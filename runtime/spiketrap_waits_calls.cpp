@@ -46,29 +46,9 @@ SPIKETRAP_NOINLINE long waitCall5(long A, long B, long C, long D, long E,
   return R;
 }
 
-// The argument that carries a call's own signal mask (SPIKETRAP_WAIT_MASK),
-// or -1.
-constexpr struct MaskArgs {
-  int8_t A[kNumWaitCalls];
-  constexpr MaskArgs() : A() {
-    for (int8_t &V : A)
-      V = -1;
-#define SPIKETRAP_WAIT(...)
-#define SPIKETRAP_WAIT_OWN(...)
-#define SPIKETRAP_WAIT_MASK(Name, Arg) A[Wait_##Name] = Arg;
-#include "spiketrap_waits.inc"
-  }
-} MaskArg;
-
 template <typename Fn, typename... P>
 SPIKETRAP_ALWAYS_INLINE auto callWait(uint32_t Call, P... Args) {
   using Ret = decltype(static_cast<Fn *>(nullptr)(Args...));
-  // Folded at compile time: Call is each wrapper's constant.
-  if (int M = MaskArg.A[Call]; M >= 0) {
-    long W[] = {word(Args)...};
-    if (W[M])
-      Call |= kWaitOwnMask;
-  }
   if constexpr (sizeof...(P) <= 5) {
     long W[5] = {word(Args)...};
     return Ret(waitCall5(W[0], W[1], W[2], W[3], W[4], Call));

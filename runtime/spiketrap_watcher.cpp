@@ -227,13 +227,20 @@ void printStats() {
       pthread_getcpuclockid(Thread, &Clock) == 0)
     clock_gettime(Clock, &Cpu);
   SamplerStats S = samplerStats();
+  uint64_t Permille = S.CpuNs ? S.SpentNs * 100000 / S.CpuNs : 0;
+  uint64_t Plain = S.Ticks > S.SampledTicks ? S.Ticks - S.SampledTicks : 0;
   logLine("watcher: {} looks, {} us of CPU; {} samples in {} ticks of the "
-          "threads, {} signals to start them, {} sample buffers, {} samples "
-          "dropped for unwind tables that faulted, {} ticks skipped for "
-          "want of room on an alternate signal stack",
+          "threads ({} held back by the budget), costing them {} us of {} us "
+          "of CPU ({}.{}{}%: a tick {} ns, one with a sample {} ns, a "
+          "signal's round trip {} ns), {} sample buffers, {} samples dropped "
+          "for unwind tables that faulted, {} ticks skipped for want of room "
+          "on an alternate signal stack",
           Looks, uint64_t(Cpu.tv_sec) * 1000000 + uint64_t(Cpu.tv_nsec) / 1000,
-          S.Samples, S.Ticks, S.Kicks, S.Buffers, S.UnwindFaults,
-          S.StackSkips);
+          S.Samples, S.Ticks, S.OverBudget, S.SpentNs / 1000, S.CpuNs / 1000,
+          Permille / 1000, Permille / 100 % 10, Permille / 10 % 10,
+          Plain ? (S.SpentNs - S.SampledNs) / Plain : 0,
+          S.SampledTicks ? S.SampledNs / S.SampledTicks : 0, S.SignalNs,
+          S.Buffers, S.UnwindFaults, S.StackSkips);
 }
 
 void startThread() {

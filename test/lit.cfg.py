@@ -126,6 +126,8 @@ def core_dumps_in_cwd():
     except OSError:
         return False
     return bool(pattern) and pattern[0] != "|" and "/" not in pattern
+if not run and shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 if not run and shutil.which("gdb") and core_dumps_in_cwd():
     config.available_features.add("core-dumps")
 

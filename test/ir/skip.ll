@@ -46,5 +46,5 @@ define void @_ZN11__spiketrap5Stack4pushEv() {
 
 ; Only the ordinary function got a descriptor and the marker.
 ; CHECK-NOT: "spiketrap-instrumented"
-; CHECK: attributes #{{[0-9]+}} = { "spiketrap-instrumented" }
+; CHECK: attributes #{{[0-9]+}} = { "disable-tail-calls"="true" "spiketrap-instrumented" }
 ; CHECK-NOT: "spiketrap-instrumented"

@@ -5,14 +5,11 @@
 
 // A thread blocked in a call the runtime does not interpose (a system call
 // the program makes itself here, as liburing does; the C library's own
-// reads in stdio) inside
-// a call that stays open is woken by its ticks: they come twice as far
-// apart at each tick that finds it blocked, up to 50 ms. Blocked ~1.2 s in
-// all: a tick every millisecond would be over a thousand. What remains is
-// mostly the samples of the call, open past its threshold, every 1/16 of
-// its age (~100): under 300. (A tick that lands in the wait makes it
-// return EINTR, as any signal would: the loop waits again for what is
-// left, as libuv does.)
+// reads in stdio) inside a call that stays open gets no tick there: its
+// CPU clock stands still, and the timer on it with it. Blocked ~1.2 s in
+// all: a tick every millisecond of wall time would be over a thousand.
+// What remains are the ticks of the little CPU time it runs: under 300.
+// (No tick lands in the wait: the loop's retry on EINTR is never needed.)
 
 #include <errno.h>
 #include <sys/epoll.h>

@@ -6,11 +6,11 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=2ms %run %t 2>&1 | FileCheck %s
 
 // A frame loop that works a little (a worker: 40 us a frame) and sleeps the
-// rest of each frame in a read (of a timerfd: a wait of the runtime's) keeps
-// its ticks while it works: a tick that lands in the read stops the timer,
-// the read's end starts it again at the full rate (no back-off from the
-// blocking in a wait of ours). Its one-off spike in untimed code (memset of
-// a fresh mapping: page faults, ~20 ms) is sampled and named.
+// rest of each frame in a read (of a timerfd: a wait of the runtime's)
+// keeps its ticks while it works (its CPU clock's timer runs on through
+// the waits, firing only as CPU time adds up). Its one-off spike in untimed
+// code (memset of a fresh mapping: page faults, ~20 ms) is sampled and
+// named.
 
 #include "../Inputs/spin.h"
 #include <stdint.h>

@@ -3,14 +3,12 @@
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s
 
-// A thread ticks itself only while it runs: for a wait that may last (a
-// poll or an event loop's epoll_pwait, a sleep, a condition variable) its
-// signal is blocked, so its one-shot timer fires once and waits for the
-// wait's end (with a signal mask of the call's own, it stops), and after
-// two ticks in a row in a read that blocks its timer stops. Each
-// thread here waits ~1.2 s in all inside open calls; ticking through the waits, every millisecond, would be well
-// over a thousand ticks. (Two digits at most: the ticks of the short runs
-// between waits, and a loaded machine's late ones.)
+// A thread ticks only while it runs: its timer is on its own CPU clock,
+// which stands still while it waits (a poll or an event loop's
+// epoll_pwait, a sleep, a condition variable, a read that blocks). Each
+// thread here waits ~1.2 s in all inside open calls; ticking through the
+// waits every millisecond would be well over a thousand ticks. (Two digits
+// at most: the ticks of the short runs between waits.)
 
 #include <errno.h>
 #include <poll.h>

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
 
 from . import DATA, schema
@@ -362,11 +363,22 @@ def whole_run(s):
     return bool(s.get("whole_run"))
 
 
+def signal_name(n):
+    """Signal n as the runtime's text report names it (glibc's
+    sigabbrev_np: SIGUSR1, SIGPOLL; a real-time one by its number)."""
+    if n == signal.SIGIO:
+        return "SIGPOLL"
+    try:
+        return signal.Signals(n).name if n < 32 else "signal %d" % n
+    except ValueError:
+        return "signal %d" % n
+
+
 def culprit_rows(rep):
     """The summary's rows: the spikes that are their own culprits, by
     (spiking function, function blamed; those that were preemption apart),
     worst first; each row a dict with spikes (sorted by duration), fn,
-    blamed, how and whole_run (of the worst) and chain (the worst's spiking callers,
+    blamed, how, whole_run and signal (of the worst) and chain (the worst's spiking callers,
     nearest first: function ids)."""
     groups = {}
     for s in rep["spikes"]:
@@ -384,7 +396,8 @@ def culprit_rows(rep):
             p = rep["spikes"][p]["parent"]
         rows.append({"fn": fn, "blamed": blamed, "spikes": spikes, "chain": chain,
                      "how": worst.get("culprit", {}).get("how", "own"),
-                     "whole_run": whole_run(worst)})
+                     "whole_run": whole_run(worst),
+                     "signal": worst.get("signal", 0)})
     # As the runtime's text report: preemption last, the whole run before.
     rows.sort(key=lambda r: (preempted(r["spikes"][-1]), whole_run(r["spikes"][-1]),
                              -r["spikes"][-1]["duration_ns"], r["spikes"][-1]["id"]))

@@ -45,6 +45,8 @@ def chain_text(rep, row):
                                            "preempted": " (preempted)"}.get(row["how"], "")
     if row.get("whole_run"):
         text += " (whole run)"
+    if row.get("signal"):
+        text += " (%s handler)" % model.signal_name(row["signal"])
     names += [short_name(fns[f]["name"]) for f in row["chain"]]
     levels = len(names) + 1
     if len(names) > NEAR + 1:

@@ -2,7 +2,7 @@
 import unittest
 
 import support
-from spiketrap_report import summary
+from spiketrap_report import model, summary
 
 
 class Summary(unittest.TestCase):
@@ -35,6 +35,20 @@ class Summary(unittest.TestCase):
         row = {"fn": 2, "blamed": 6, "how": "sampled", "chain": [1]}
         self.assertEqual(summary.chain_text(rep, row),
                          "~ step (fixture.c:23) (sampled) < load_asset < tick")
+
+    def test_a_handler_s_spike_says_so(self):
+        rep = support.real()
+        row = {"fn": 3, "blamed": 3, "how": "own", "chain": [], "signal": 10}
+        self.assertEqual(summary.chain_text(rep, row),
+                         "read_pak (fixture.c:24) (SIGUSR1 handler)")
+        # A row takes its worst spike's signal.
+        worst = max((s for s in rep["spikes"] if s["function"] == 3),
+                    key=lambda s: s["duration_ns"])
+        worst["signal"] = 12
+        self.assertEqual([r["signal"] for r in model.culprit_rows(rep)
+                          if r["fn"] == 3], [12])
+        self.assertEqual(model.signal_name(29), "SIGPOLL")
+        self.assertEqual(model.signal_name(40), "signal 40")
 
     def test_callers_are_named_short(self):
         self.assertEqual(summary.short_name(
