@@ -1,26 +1,23 @@
 // RUN: rm -rf %t.dir && mkdir -p %t.dir/lib %t.dir/root %t.dir/link
-// RUN: %clang -g -O1 -fPIC -shared -Wl,--build-id=sha1 %S/Inputs/callback_lib.c
-// -o %t.dir/full.so RUN: llvm-objcopy --only-keep-debug %t.dir/full.so
-// %t.dir/callback.debug RUN: llvm-objcopy --strip-all %t.dir/full.so
-// %t.dir/lib/libcb.so RUN: python3 %S/Inputs/place_debug.py %t.dir/lib/libcb.so
-// %t.dir/callback.debug %t.dir/root RUN: llvm-objcopy --strip-all
-// --add-gnu-debuglink=%t.dir/callback.debug %t.dir/full.so %t.dir/link/libcb.so
+// RUN: %clang -g -O1 -fPIC -shared -Wl,--build-id=sha1 %S/Inputs/callback_lib.c -o %t.dir/full.so
+// RUN: llvm-objcopy --only-keep-debug %t.dir/full.so %t.dir/callback.debug
+// RUN: llvm-objcopy --strip-all %t.dir/full.so %t.dir/lib/libcb.so
+// RUN: python3 %S/Inputs/place_debug.py %t.dir/lib/libcb.so %t.dir/callback.debug %t.dir/root
+// RUN: llvm-objcopy --strip-all --add-gnu-debuglink=%t.dir/callback.debug %t.dir/full.so %t.dir/link/libcb.so
 // RUN: cp %t.dir/callback.debug %t.dir/link/callback.debug
 // RUN: %clang %spiketrap -g -O2 %s %t.dir/lib/libcb.so %rtlib -o %t
 // RUN: %clang %spiketrap -g -O2 %s %t.dir/link/libcb.so %rtlib -o %t.link
-// RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=%t.dir/root
-// %run %t 2> %t.err RUN: FileCheck %s --check-prefix=NAMED < %t.err RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=%t.dir/root:report_json=%t.json
-// %run %t 2> /dev/null RUN: python3 %S/Inputs/sampled.py %t.json on_item |
-// FileCheck %s --check-prefix=JSON RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=%t.dir/none
-// %run %t 2> %t.none.err RUN: FileCheck %s --check-prefix=BARE < %t.none.err
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=none
-// %run %t.link 2> %t.link.err RUN: FileCheck %s --check-prefix=NAMED <
-// %t.link.err RUN: cp %t.dir/lib/libcb.so %t.dir/link/callback.debug RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=none %run
-// %t.link 2> %t.crc.err RUN: FileCheck %s --check-prefix=BARE < %t.crc.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=%t.dir/root %run %t 2> %t.err
+// RUN: FileCheck %s --check-prefix=NAMED < %t.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=%t.dir/root:report_json=%t.json %run %t 2> /dev/null
+// RUN: python3 %S/Inputs/sampled.py %t.json on_item | FileCheck %s --check-prefix=JSON
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=%t.dir/none %run %t 2> %t.none.err
+// RUN: FileCheck %s --check-prefix=BARE < %t.none.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=none %run %t.link 2> %t.link.err
+// RUN: FileCheck %s --check-prefix=NAMED < %t.link.err
+// RUN: cp %t.dir/lib/libcb.so %t.dir/link/callback.debug
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=none %run %t.link 2> %t.crc.err
+// RUN: FileCheck %s --check-prefix=BARE < %t.crc.err
 
 // A library shipped stripped of its symbol table, with its symbols in a
 // separate debug file, as distributions install them (libc6-dbg:
@@ -54,10 +51,13 @@ int main(void) {
   return 0;
 }
 
-// NAMED:      spike: {{.*}} in on_item ({{.*}}debug-files.c:[[#]]),
-// threshold 20.000 ms NAMED:      #1  load ( NAMED-NEXT:       ~ for_each_item
-// ({{.*}}libcb.so) NAMED-NEXT:       ~ walk_items ({{.*}}libcb.so) NAMED-NEXT:
-// #2  on_item ( JSON: load > ~for_each_item [libcb.so] > ~walk_items [libcb.so]
-// > on_item | BARE:       #1  load ( BARE-NEXT:        ~ for_each_item
-// ({{.*}}libcb.so) BARE-NEXT:        ~ 0x{{[0-9a-f]+}} ({{.*}}libcb.so)
+// NAMED:      spike: {{.*}} in on_item ({{.*}}debug-files.c:[[#]]), threshold 20.000 ms
+// NAMED:      #1  load (
+// NAMED-NEXT:       ~ for_each_item ({{.*}}libcb.so)
+// NAMED-NEXT:       ~ walk_items ({{.*}}libcb.so)
+// NAMED-NEXT: #2  on_item (
+// JSON: load > ~for_each_item [libcb.so] > ~walk_items [libcb.so] > on_item |
+// BARE:       #1  load (
+// BARE-NEXT:        ~ for_each_item ({{.*}}libcb.so)
+// BARE-NEXT:        ~ 0x{{[0-9a-f]+}} ({{.*}}libcb.so)
 // BARE-NEXT:  #2  on_item (

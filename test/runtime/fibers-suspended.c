@@ -1,9 +1,9 @@
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
 // RUN: %run %t > %t.out 2>&1
-// RUN: FileCheck %s --implicit-check-not=job_yield
-// --implicit-check-not=resume_job < %t.out RUN: %clang %spiketrap_all -g -O0
-// -pthread %s %rtlib -o %t.O0 RUN: %run %t.O0 > %t.O0.out 2>&1 RUN: FileCheck
-// %s --implicit-check-not=job_yield --implicit-check-not=resume_job < %t.O0.out
+// RUN: FileCheck %s --implicit-check-not=job_yield --implicit-check-not=resume_job < %t.out
+// RUN: %clang %spiketrap_all -g -O0 -pthread %s %rtlib -o %t.O0
+// RUN: %run %t.O0 > %t.O0.out 2>&1
+// RUN: FileCheck %s --implicit-check-not=job_yield --implicit-check-not=resume_job < %t.O0.out
 
 // A job on a ucontext fiber does its cheap work for a frame and yields back
 // to its scheduler with its frames open; the scheduler, on a thread of its
@@ -18,9 +18,9 @@
 // preemption of a microsecond call is no such spike.
 
 #include "../Inputs/spin.h"
+#include <spiketrap.h>
 #include <pthread.h>
 #include <semaphore.h>
-#include <spiketrap.h>
 #include <stdlib.h>
 #include <ucontext.h>
 #include <unistd.h>

@@ -1,13 +1,13 @@
 // RUN: %clangxx %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.json %run
-// %t 2> %t.err RUN: FileCheck %s < %t.err RUN: python3 %S/Inputs/sampled.py
-// %t.json "Cache::Cache()" | FileCheck %s --check-prefix=JSON RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.sampled.json %run %t 2>
-// %t.sampled.err RUN: FileCheck %s < %t.sampled.err RUN: python3
-// %S/Inputs/sampled.py %t.sampled.json "Cache::Cache()" | FileCheck %s
-// --check-prefix=JSON RUN: %clangxx %spiketrap -g -O0 %s %rtlib -o %t.O0 RUN:
-// env SPIKETRAP_OPTIONS=threshold=20ms:sample=0 %run %t.O0 2> %t.O0.err RUN:
-// FileCheck %s < %t.O0.err
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.json %run %t 2> %t.err
+// RUN: FileCheck %s < %t.err
+// RUN: python3 %S/Inputs/sampled.py %t.json "Cache::Cache()" | FileCheck %s --check-prefix=JSON
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.sampled.json %run %t 2> %t.sampled.err
+// RUN: FileCheck %s < %t.sampled.err
+// RUN: python3 %S/Inputs/sampled.py %t.sampled.json "Cache::Cache()" | FileCheck %s --check-prefix=JSON
+// RUN: %clangxx %spiketrap -g -O0 %s %rtlib -o %t.O0
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0 %run %t.O0 2> %t.O0.err
+// RUN: FileCheck %s < %t.O0.err
 
 // A function-local thread_local object's constructor, timed at its first
 // call, spikes under a hot lookup that adaptive mode switched off long
@@ -50,9 +50,9 @@ int main() {
   return 0;
 }
 
-// CHECK:      spike: {{.*}} in Cache::Cache()
-// ({{.*}}frames-switched-off.cpp:[[#]]), threshold 20.000 ms CHECK:      #1
-// frame(int) ( CHECK-NEXT:       ~ lookup(int)
-// ({{.*}}frames-switched-off.cpp:[[#]]) CHECK-NEXT:       ~ fill(int)
-// ({{.*}}frames-switched-off.cpp:[[#]]) CHECK-NEXT: #2  Cache::Cache() ( JSON:
-// frame(int) > ~lookup(int) > ~fill(int) > Cache::Cache() |
+// CHECK:      spike: {{.*}} in Cache::Cache() ({{.*}}frames-switched-off.cpp:[[#]]), threshold 20.000 ms
+// CHECK:      #1  frame(int) (
+// CHECK-NEXT:       ~ lookup(int) ({{.*}}frames-switched-off.cpp:[[#]])
+// CHECK-NEXT:       ~ fill(int) ({{.*}}frames-switched-off.cpp:[[#]])
+// CHECK-NEXT: #2  Cache::Cache() (
+// JSON: frame(int) > ~lookup(int) > ~fill(int) > Cache::Cache() |

@@ -1,10 +1,12 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
-// RUN: python3 %S/Inputs/sampled.py %t.json frame | FileCheck %s
-// --check-prefix=JSON REQUIRES: no-sanitizer (no sampling under a sanitizer:
-// runtime/spiketrap_sampler.cpp) UNSUPPORTED: emulated (under qemu-user the
-// samples do not agree reliably; not tried on AArch64 hardware)
+// RUN: python3 %S/Inputs/sampled.py %t.json frame | FileCheck %s --check-prefix=JSON
+// REQUIRES: no-sanitizer
+// (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
+// UNSUPPORTED: emulated
+// (under qemu-user the samples do not agree reliably; not tried on AArch64
+// hardware)
 
 // A switched-off function whose last act is a call into code built without
 // the plugin (the C library's memset, of a fresh 64 MiB mapping: page
@@ -36,8 +38,8 @@ __attribute__((noinline)) void frame(char *Big, int N) {
 }
 
 int main(void) {
-  char *P =
-      mmap(0, Size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  char *P = mmap(0, Size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                 -1, 0);
   if (P == MAP_FAILED)
     return 1;
   for (int N = 0; N < 200; ++N)
@@ -45,10 +47,9 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      spike: {{.*}} in frame ({{.*}}frames-tail-call-memset.c:[[#]]),
-// threshold 1.000 ms CHECK:      #1  frame ( CHECK-NEXT:   sampled: [[#]] of
-// [[#]] samples agree, the culprit ran for about {{[0-9.]+ ms}} (seen for
-// {{[0-9.]+ ms}}): CHECK-NEXT:       ~ clear
-// ({{.*}}frames-tail-call-memset.c:[[#]]) CHECK-NEXT:       ~ memset
-// ({{.*}}libc.so{{.*}}) JSON: frame > ~clear > ~memset [libc.so.6] | culprit
-// memset [libc.so.6]: ok
+// CHECK:      spike: {{.*}} in frame ({{.*}}frames-tail-call-memset.c:[[#]]), threshold 1.000 ms
+// CHECK:      #1  frame (
+// CHECK-NEXT:   sampled: [[#]] of [[#]] samples agree, the culprit ran for about {{[0-9.]+ ms}} (seen for {{[0-9.]+ ms}}):
+// CHECK-NEXT:       ~ clear ({{.*}}frames-tail-call-memset.c:[[#]])
+// CHECK-NEXT:       ~ memset ({{.*}}libc.so{{.*}})
+// JSON: frame > ~clear > ~memset [libc.so.6] | culprit memset [libc.so.6]: ok

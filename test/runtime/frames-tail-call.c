@@ -1,10 +1,10 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.json %run
-// %t 2> %t.err RUN: FileCheck %s < %t.err RUN: python3 %S/Inputs/sampled.py
-// %t.json spin | FileCheck %s --check-prefix=JSON RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.sampled.json %run %t 2>
-// %t.sampled.err RUN: FileCheck %s < %t.sampled.err RUN: python3
-// %S/Inputs/sampled.py %t.sampled.json spin | FileCheck %s --check-prefix=JSON
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.json %run %t 2> %t.err
+// RUN: FileCheck %s < %t.err
+// RUN: python3 %S/Inputs/sampled.py %t.json spin | FileCheck %s --check-prefix=JSON
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.sampled.json %run %t 2> %t.sampled.err
+// RUN: FileCheck %s < %t.sampled.err
+// RUN: python3 %S/Inputs/sampled.py %t.sampled.json spin | FileCheck %s --check-prefix=JSON
 
 // At -O2 a call in tail position is a jump: `draw` ends by calling `spin`,
 // so without more its frame is gone while `spin` runs, and the spike of
@@ -37,7 +37,8 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      spike: {{.*}} in spin ({{.*}}frames-tail-call.c:[[#]]),
-// threshold 20.000 ms CHECK:      #1  render ( CHECK-NEXT:       ~ draw
-// ({{.*}}frames-tail-call.c:[[#]]) CHECK-NEXT: #2  spin ( JSON: render > ~draw
-// > spin |
+// CHECK:      spike: {{.*}} in spin ({{.*}}frames-tail-call.c:[[#]]), threshold 20.000 ms
+// CHECK:      #1  render (
+// CHECK-NEXT:       ~ draw ({{.*}}frames-tail-call.c:[[#]])
+// CHECK-NEXT: #2  spin (
+// JSON: render > ~draw > spin |

@@ -1,9 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2>
-// %t.err RUN: FileCheck %s < %t.err RUN: python3 -c "import json,sys; s=[x for
-// x in json.load(open(sys.argv[1]))['spikes'] if
-// x.get('sampled',{}).get('culprit') is not None]; s=s[0]['sampled'] if s else
-// None; print('sampled', s)" %t.json | FileCheck %s --check-prefix=JSON
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
+// RUN: FileCheck %s < %t.err
+// RUN: python3 -c "import json,sys; s=[x for x in json.load(open(sys.argv[1]))['spikes'] if x.get('sampled',{}).get('culprit') is not None]; s=s[0]['sampled'] if s else None; print('sampled', s)" %t.json | FileCheck %s --check-prefix=JSON
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 // UNSUPPORTED: emulated
@@ -46,6 +44,8 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      spike: {{.*}} in meet ({{.*}}sample-blocked.c:[[#]]),
-// threshold 20.000 ms CHECK-NOT:  preempted CHECK-NOT:  sampled: CHECK:
-// spiketrap: 1 spikes JSON: sampled None
+// CHECK:      spike: {{.*}} in meet ({{.*}}sample-blocked.c:[[#]]), threshold 20.000 ms
+// CHECK-NOT:  preempted
+// CHECK-NOT:  sampled:
+// CHECK:      spiketrap: 1 spikes
+// JSON: sampled None

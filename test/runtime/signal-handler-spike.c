@@ -1,28 +1,25 @@
 // RUN: %clang -g -O2 -c %S/Inputs/plain_handler.c -o %t.plain.o
 // RUN: %clang %spiketrap_all -g -O2 %s %t.plain.o %rtlib -o %t
 // RUN: %run %t timed > %t.timed 2>&1
-// RUN: FileCheck %s --check-prefixes=CHECK,TIMED --implicit-check-not='in
-// frame_work' < %t.timed RUN: %run %t plain > %t.plain 2>&1 RUN: FileCheck %s
-// --check-prefixes=CHECK,PLAIN --implicit-check-not='in frame_work' < %t.plain
+// RUN: FileCheck %s --check-prefixes=CHECK,TIMED --implicit-check-not='in frame_work' < %t.timed
+// RUN: %run %t plain > %t.plain 2>&1
+// RUN: FileCheck %s --check-prefixes=CHECK,PLAIN --implicit-check-not='in frame_work' < %t.plain
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t plain > /dev/null 2>&1
 // RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
-// RUN: python3 -c "import json, sys; r = json.load(open(sys.argv[1]));
-// [print(f['name'], f.get('signal_handler'), f['calls'], s.get('signal')) for s
-// in r['spikes'] for f in [r['functions'][s['function']]]]" %t.json | FileCheck
-// %s --check-prefix=JSON RUN: %spiketrap_report summary %t.json | FileCheck %s
-// --check-prefix=SUMMARY RUN: %run %t switched > %t.switched 2>&1 RUN:
-// FileCheck %s --check-prefixes=CHECK,SWITCHED --implicit-check-not='in
-// frame_work' < %t.switched RUN: %run %t onstack > %t.onstack 2>&1 RUN:
-// FileCheck %s --check-prefixes=CHECK,TIMED --implicit-check-not='in
-// frame_work' < %t.onstack RUN: %run %t plain-onstack > %t.plain-onstack 2>&1
-// RUN: FileCheck %s --check-prefixes=CHECK,PLAIN --implicit-check-not='in
-// frame_work' < %t.plain-onstack RUN: %run %t nested > %t.nested 2>&1 RUN:
-// FileCheck %s --check-prefix=NESTED --implicit-check-not='in frame_work'
-// --implicit-check-not='in on_usr1' < %t.nested RUN: %run %t longjmp >
-// %t.longjmp 2>&1 RUN: FileCheck %s --check-prefix=LONGJMP
-// --implicit-check-not='in frame_work' < %t.longjmp Sanitizers interpose
-// sigaction themselves, in place of our trampoline. UNSUPPORTED:
-// sanitize-address, sanitize-thread
+// RUN: python3 -c "import json, sys; r = json.load(open(sys.argv[1])); [print(f['name'], f.get('signal_handler'), f['calls'], s.get('signal')) for s in r['spikes'] for f in [r['functions'][s['function']]]]" %t.json | FileCheck %s --check-prefix=JSON
+// RUN: %spiketrap_report summary %t.json | FileCheck %s --check-prefix=SUMMARY
+// RUN: %run %t switched > %t.switched 2>&1
+// RUN: FileCheck %s --check-prefixes=CHECK,SWITCHED --implicit-check-not='in frame_work' < %t.switched
+// RUN: %run %t onstack > %t.onstack 2>&1
+// RUN: FileCheck %s --check-prefixes=CHECK,TIMED --implicit-check-not='in frame_work' < %t.onstack
+// RUN: %run %t plain-onstack > %t.plain-onstack 2>&1
+// RUN: FileCheck %s --check-prefixes=CHECK,PLAIN --implicit-check-not='in frame_work' < %t.plain-onstack
+// RUN: %run %t nested > %t.nested 2>&1
+// RUN: FileCheck %s --check-prefix=NESTED --implicit-check-not='in frame_work' --implicit-check-not='in on_usr1' < %t.nested
+// RUN: %run %t longjmp > %t.longjmp 2>&1
+// RUN: FileCheck %s --check-prefix=LONGJMP --implicit-check-not='in frame_work' < %t.longjmp
+// Sanitizers interpose sigaction themselves, in place of our trampoline.
+// UNSUPPORTED: sanitize-address, sanitize-thread
 
 // Issue 36: a SIGUSR1 handler, fast every time but once, runs 150 ms once
 // while the main thread is in a frame's hot loop. The handler's time is its
@@ -119,9 +116,9 @@ int main(int Argc, char **Argv) {
 // The culprit row says the spike was run by a handler.
 // CHECK: {{[0-9]+}}/{{[0-9]+}} {{.*}} (SIGUSR1 handler){{$}}
 // TIMED: spike: {{.*}} in on_usr1 ({{.*}}signal-handler-spike.c:{{[0-9]+}})
-// SWITCHED: spike: {{.*}} in on_hot_usr1
-// ({{.*}}signal-handler-spike.c:{{[0-9]+}}) PLAIN: spike: {{.*}} in
-// plain_handler ({{.*}}) CHECK-NEXT: thread main {{.*}} in a SIGUSR1 handler
+// SWITCHED: spike: {{.*}} in on_hot_usr1 ({{.*}}signal-handler-spike.c:{{[0-9]+}})
+// PLAIN: spike: {{.*}} in plain_handler ({{.*}})
+// CHECK-NEXT: thread main {{.*}} in a SIGUSR1 handler
 // CHECK-NEXT: #0 main
 // CHECK-NEXT: #1 frame_work
 // CHECK-NEXT: -- SIGUSR1 handler --

@@ -1,13 +1,10 @@
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.1.json %run %t
-// 2>/dev/null RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.2.json
-// %run %t 2>/dev/null RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.3.json %run %t 2>/dev/null
-// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.4.json %run
-// %t 2>/dev/null RUN: env
-// SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.5.json %run %t
-// 2>/dev/null RUN: python3 %S/Inputs/stacks.py %t.1.json %t.2.json %t.3.json
-// %t.4.json %t.5.json | FileCheck %s
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.1.json %run %t 2>/dev/null
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.2.json %run %t 2>/dev/null
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.3.json %run %t 2>/dev/null
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.4.json %run %t 2>/dev/null
+// RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:report_json=%t.5.json %run %t 2>/dev/null
+// RUN: python3 %S/Inputs/stacks.py %t.1.json %t.2.json %t.3.json %t.4.json %t.5.json | FileCheck %s
 
 // The same incident gives the same stack in every run, so a fleet can group
 // it across runs: the frames between timed levels come from the spike's
@@ -84,5 +81,5 @@ int main(void) {
 
 // CHECK:      5 runs, 2 distinct stacks:
 // CHECK-NEXT:   5 x frame > ~lookup > ~fill > rebuild
-// CHECK-NEXT:   5 x worker > sort_job > ~qsort_r [libc.so.6] > {{.*}} >
-// ~by_value > log_slow_compare CHECK-EMPTY:
+// CHECK-NEXT:   5 x worker > sort_job > ~qsort_r [libc.so.6] > {{.*}} > ~by_value > log_slow_compare
+// CHECK-EMPTY:

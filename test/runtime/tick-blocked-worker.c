@@ -3,9 +3,8 @@
 // UNSUPPORTED: emulated
 // (qemu-user: thread CPU-clock timers never fire; its own signals)
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err | FileCheck
-// %s RUN: python3 %S/Inputs/sampled.py %t.json | FileCheck %s
-// --check-prefix=JSON
+// RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err | FileCheck %s
+// RUN: python3 %S/Inputs/sampled.py %t.json | FileCheck %s --check-prefix=JSON
 
 // A worker that blocks every signal after it registered (its first timed
 // call) and then works in one long call: no tick stays pending (sigpending

@@ -36,10 +36,7 @@ static int Pair[2], Full[2], Listener, Ep, SemId, MsgId;
 static volatile sig_atomic_t Alarmed;
 static int Interrupted;
 
-static void onAlarm(int S) {
-  (void)S;
-  Alarmed = 1;
-}
+static void onAlarm(int S) { (void)S; Alarmed = 1; }
 
 static void *sendLater(void *Arg) {
   (void)Arg;
@@ -174,10 +171,10 @@ static int call(int K) {
 }
 
 static const char *const Names[] = {
-    "nanosleep",    "clock_nanosleep", "ppoll",          "epoll_pwait",
-    "pselect6",     "rt_sigtimedwait", "pause",          "recv",
-    "read",         "recvmsg",         "send",           "accept",
-    "semtimedop",   "msgrcv",          "sem_clockwait",  "thrd_sleep",
+    "nanosleep",    "clock_nanosleep", "ppoll",        "epoll_pwait",
+    "pselect6",     "rt_sigtimedwait", "pause",        "recv",
+    "read",         "recvmsg",         "send",         "accept",
+    "semtimedop",   "msgrcv",          "sem_clockwait", "thrd_sleep",
     "io_getevents", "futex",           "mq_timedreceive"};
 
 // Open for the whole run: past half its threshold, sampled while it works.

@@ -3,11 +3,9 @@
 // UNSUPPORTED: emulated
 // (qemu-user: thread CPU-clock timers never fire)
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | python3
-// %S/Inputs/tick_share.py 1 RUN: env
-// SPIKETRAP_OPTIONS=verbosity=1:sample_share=5 %run %t 2>&1 | python3
-// %S/Inputs/tick_share.py 5 RUN: env SPIKETRAP_OPTIONS=sample_share=0 %run %t
-// 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | python3 %S/Inputs/tick_share.py 1
+// RUN: env SPIKETRAP_OPTIONS=verbosity=1:sample_share=5 %run %t 2>&1 | python3 %S/Inputs/tick_share.py 5
+// RUN: env SPIKETRAP_OPTIONS=sample_share=0 %run %t 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The sampler's ticks and samples cost a busy thread at most sample_share
 // percent of its CPU time, as the handler measures it (its CPU clock, and

@@ -30,8 +30,8 @@ __attribute__((noinline)) int serve(int Fd) {
       if (Si.ssi_signo == SIGUSR1)
         printf("read SIGUSR1\n");
       else
-        ++Foreign,
-            printf("foreign signal %u, code %d\n", Si.ssi_signo, Si.ssi_code);
+        ++Foreign, printf("foreign signal %u, code %d\n", Si.ssi_signo,
+                          Si.ssi_code);
     }
     if (I == 50)
       kill(getpid(), SIGUSR1);

@@ -1,7 +1,7 @@
 // REQUIRES: valgrind, no-sanitizer
 // RUN: %clang %spiketrap -gdwarf-4 -O2 %s %rtlib -o %t
-// RUN: env SPIKETRAP_OPTIONS=verbosity=1 valgrind -q %t 2> %t.err | FileCheck
-// %s RUN: FileCheck %s --check-prefix=LOG < %t.err
+// RUN: env SPIKETRAP_OPTIONS=verbosity=1 valgrind -q %t 2> %t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=LOG < %t.err
 
 // Under valgrind (its core preloads its own library) the runtime does not
 // sample: valgrind's signals and thread CPU clocks are its own, and a tick
