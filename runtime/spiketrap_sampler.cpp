@@ -35,6 +35,7 @@
 #include "spiketrap_procread.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_spinlock.h"
+#include "spiketrap_symbols.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_waits.h"
 
@@ -253,7 +254,9 @@ bool flush(Walk &W, uintptr_t Cfa) {
     Activation = true;
     --W.J;
   }
-  if (!Activation)
+  // A trampoline the call left outside its activation (AArch64: the body
+  // holds the activation) is the timed function's, not a frame between.
+  if (!Activation && !isSiteTrampoline(W.Fn))
     put(W, W.Fn, nullptr, 0);
   // Out past the first timed frame, or a stack that never ends.
   return W.J < W.Floor || W.N > 4 * kSampleFrames;

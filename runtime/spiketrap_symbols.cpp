@@ -40,6 +40,13 @@ void normalize(char *S) {
   *Out = 0;
 }
 
+// A descriptor made for a symbol, with the strings it names.
+struct Made {
+  spiketrap_desc_abs Desc;
+  char Text[1]; // name, then file
+};
+} // namespace
+
 // The trampolines of patched sites (spiketrap_tramp_<arch>.S): a frame one
 // of them called is the timed function's own code. (Weak: the unit tests
 // link the runtime's objects without them.)
@@ -75,13 +82,6 @@ bool isSiteTrampoline(uintptr_t Fn) {
 #endif
   return false;
 }
-
-// A descriptor made for a symbol, with the strings it names.
-struct Made {
-  spiketrap_desc_abs Desc;
-  char Text[1]; // name, then file
-};
-} // namespace
 
 namespace {
 

@@ -29,6 +29,10 @@
 
 namespace __spiketrap {
 
+// Whether Fn is one of the patched sites' trampolines (the timed
+// function's own code calls through it: no frame of its own in a stack).
+bool isSiteTrampoline(uintptr_t Fn);
+
 // A descriptor the report made for a symbol (not an instrumented function):
 // its file is the object file, its line 0. Runtime-private: never in a
 // descriptor the pass emits (whose top bits count callees:

@@ -1,8 +1,9 @@
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
 // RUN: timeout -s KILL 60 %run %t | FileCheck %s
-// UNSUPPORTED: sanitize-thread, emulated
+// UNSUPPORTED: sanitize-thread, sanitize-address, emulated
 // (ThreadSanitizer's own background thread, and qemu-user's, keep such a
-// process alive, instrumented or not)
+// process alive, instrumented or not; LeakSanitizer reads /proc/PID/task
+// at exit, which this test takes away)
 
 // main ends with pthread_exit, its descriptor table full (RLIMIT_NOFILE):
 // when the worker returns, the process exits, as the C library makes it

@@ -1,9 +1,10 @@
 // REQUIRES: mount-namespace
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
 // RUN: unshare -m sh -c 'umount -l /proc && exec timeout -s KILL 60 %t' | FileCheck %s
-// UNSUPPORTED: sanitize-thread, emulated
+// UNSUPPORTED: sanitize-thread, sanitize-address, emulated
 // (ThreadSanitizer's own background thread, and qemu-user's, keep such a
-// process alive, instrumented or not)
+// process alive, instrumented or not; LeakSanitizer reads /proc/PID/task
+// at exit, which this test takes away)
 
 // main ends with pthread_exit where /proc is not mounted (a container or
 // chroot without it): when the workers return, the process exits, as the C
