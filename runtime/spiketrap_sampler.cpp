@@ -36,7 +36,6 @@
 #include "spiketrap_rundelay.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_thread.h"
-#include "spiketrap_waits.h"
 
 #include <atomic>
 #include <dlfcn.h>
