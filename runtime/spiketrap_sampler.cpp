@@ -37,7 +37,6 @@
 #include "spiketrap_spinlock.h"
 #include "spiketrap_symbols.h"
 #include "spiketrap_thread.h"
-#include "spiketrap_waits.h"
 
 #include <atomic>
 #include <dlfcn.h>
@@ -307,7 +306,7 @@ const Frame *hotFrame(const ThreadState &T, uint32_t Floor, uint32_t Depth,
                       uint64_t Now) {
   for (uint32_t J = Depth; J-- > Floor;) {
     const Frame &F = T.Frames[J];
-    uint64_t Thr = F.Threshold ? F.Threshold : globalThresholdTicks;
+    uint64_t Thr = resolvedThreshold(F.Threshold);
     if (uintptr_t(F.Addr) == kUnderConstruction || Thr == kNever ||
         Now < F.Start)
       continue;
@@ -429,7 +428,7 @@ void rearm(SampleBuffer &B, const spiketrap_desc *Desc, uint64_t Start,
 // machine: that time is not its callees').
 bool rearmDue(const ThreadState &T, const SampleBuffer &B, const Frame &Hot,
               uint64_t Now) {
-  uint64_t Thr = Hot.Threshold ? Hot.Threshold : globalThresholdTicks;
+  uint64_t Thr = resolvedThreshold(Hot.Threshold);
   const spiketrap_desc *D = Hot.Desc;
   if (Thr == kNever || Now - Hot.Start < Thr ||
       (Now - Hot.Start - Hot.ChildTicks) * 2 < Thr || !D || !__spiketrap_desc_num_callees(D))
@@ -517,7 +516,7 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   // added it to the run delay already. A tick never comes while the thread
   // is off the CPU: what it waited since then is at most its time off the
   // CPU since the last tick (when it did not block meanwhile).
-  uint64_t Thr = Hot->Threshold ? Hot->Threshold : globalThresholdTicks;
+  uint64_t Thr = resolvedThreshold(Hot->Threshold);
   uint64_t Ref = Hot->Start + Thr / 2;
   uint64_t Waited = T0 > Ref ? T0 - Ref : 0;
   runDelayWatchSelf(T, Hot->Start, T0,
@@ -832,8 +831,7 @@ SPIKETRAP_RACY_READER HotCall findHotCall(ThreadState &T, uint64_t Now) {
     return H;
   for (uint32_t J = 0; J < Depth; ++J) {
     const Frame &F = T.Frames[J];
-    uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
-    Thr = Thr ? Thr : globalThresholdTicks;
+    uint64_t Thr = resolvedThreshold(SPIKETRAP_RACY(F.Threshold));
     if (uintptr_t(SPIKETRAP_RACY(F.Addr)) == kUnderConstruction ||
         Thr == kNever)
       continue;
@@ -1171,7 +1169,7 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
   // time before half its threshold is not sampled); the last for its end
   // when the call ended before the next.
   uint64_t From[kSampleSlots], To[kSampleSlots];
-  uint64_t Thr = K.Threshold ? K.Threshold : globalThresholdTicks;
+  uint64_t Thr = resolvedThreshold(K.Threshold);
   for (uint32_t I = 0; I < N; ++I) {
     const Sample &S = *W[I];
     uint64_t P = nsToTicks(uint64_t(S.PeriodUs) * 1000);

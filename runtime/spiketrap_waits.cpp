@@ -393,8 +393,7 @@ uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
     ++R;
   uint64_t RThreshold = 0;
   if (R < Depth)
-    RThreshold = T.Frames[R].Threshold ? T.Frames[R].Threshold
-                                        : globalThresholdTicks;
+    RThreshold = resolvedThreshold(T.Frames[R].Threshold);
   WaitCopy W[kWaitSlots];
   // Waits before the top frame's start still tell what the outer call ran.
   uint32_t N = copyWaits(T, R < Depth ? T.Frames[R].Start : Top.Start, W);
