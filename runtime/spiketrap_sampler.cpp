@@ -238,7 +238,11 @@ void put(Walk &W, uintptr_t Fn, const spiketrap_desc *D, uint64_t Start) {
 // local); frames inside it lie below. Returns whether the walk is done.
 bool flush(Walk &W, uintptr_t Cfa) {
   bool Activation = false;
-  while (W.J >= W.Floor && Cfa > uintptr_t(W.T->Frames[W.J].Addr)) {
+  // A trampoline's activation is the stack pointer its caller left (AArch64:
+  // the trampoline's own CFA, not below it as the x86-64 return slot is).
+  bool Tramp = isSiteTrampoline(W.Fn);
+  while (W.J >= W.Floor && (Cfa > uintptr_t(W.T->Frames[W.J].Addr) ||
+                            (Tramp && Cfa == uintptr_t(W.T->Frames[W.J].Addr)))) {
     const Frame &F = W.T->Frames[W.J];
     // A patched site's trampoline calls the function's own code: two
     // frames, one activation. Kept as one (the function's, with the
@@ -253,9 +257,7 @@ bool flush(Walk &W, uintptr_t Cfa) {
     Activation = true;
     --W.J;
   }
-  // A trampoline the call left outside its activation (AArch64: the body
-  // holds the activation) is the timed function's, not a frame between.
-  if (!Activation && !isSiteTrampoline(W.Fn))
+  if (!Activation && !Tramp) // a trampoline is its function's, not between
     put(W, W.Fn, nullptr, 0);
   // Out past the first timed frame, or a stack that never ends.
   return W.J < W.Floor || W.N > 4 * kSampleFrames;

@@ -28,5 +28,5 @@ int main(void) {
 }
 
 // CHECK: spike: {{.*}} in load_chunk
-// CHECK: #0 worker ({{.*}}thread-start-by-pointer.c:15){{$}}
+// CHECK: #0 worker ({{.*}}thread-start-by-pointer.c:15){{( .* ms > .*)?$}}
 // CHECK: spiketrap: {{[0-9]+}} spikes

@@ -1,6 +1,9 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap -O1 -g %s %rtlib -o %t
 // RUN: env GLIBC_TUNABLES=glibc.malloc.arena_max=1 SPIKETRAP_OPTIONS=hang_after=20ms:report=none %run %t 2>&1 | FileCheck %s
+// UNSUPPORTED: emulated
+// (qemu-user reserves the guest's address space, so RLIMIT_AS
+// does not limit the program as it does natively)
 
 // The program takes all the memory its address-space limit leaves
 // (RLIMIT_AS: prlimit --as, a container's limit) while one of its calls

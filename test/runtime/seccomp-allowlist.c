@@ -6,6 +6,8 @@
 // RUN: env SPIKETRAP_OPTIONS=enabled=0 %run %t prctl 2>&1 | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=live_log=1:hang_after=2ms %run %t prctl 2>&1 | FileCheck --check-prefix=LIVE %s
 // RUN: env SPIKETRAP_OPTIONS=live_log=1:hang_after=2ms %run %t tsync 2>&1 | FileCheck --check-prefix=LIVE %s
+// UNSUPPORTED: emulated
+// (qemu-user refuses seccomp filters (EINVAL))
 
 // A program that sandboxes itself as OpenSSH does, with an allowlist of a
 // few system calls (any other kills the process), runs as it would plain:

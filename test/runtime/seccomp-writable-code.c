@@ -5,6 +5,8 @@
 // RUN: %run %t syscall 2>&1 | FileCheck %s
 // RUN: %run %t raw 2>&1 | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=sample=0:adaptive=0 %run %t prctl 2>&1 | FileCheck %s
+// UNSUPPORTED: emulated
+// (qemu-user refuses seccomp filters (EINVAL))
 
 // A program that sandboxes itself after start with a filter that kills
 // the process for mprotect with PROT_EXEC (a W^X policy) runs as it would
