@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s
-// UNSUPPORTED: sanitize-address
-// (AddressSanitizer's frames overflow this small stack, plain or
+// UNSUPPORTED: sanitize-address, sanitize-thread
+// (a sanitizer's frames overflow this small stack, plain or
 // instrumented)
 
 // A program's handler that runs long on its alternate stack (SA_ONSTACK),
