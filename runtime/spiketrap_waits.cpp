@@ -182,8 +182,9 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
 
 namespace {
 
-// futex operations that sleep.
-bool futexWaits(long Op) {
+// futex operations that sleep (for the interposed syscall(), which a
+// sanitizer build leaves out).
+[[maybe_unused]] bool futexWaits(long Op) {
   switch (Op & FUTEX_CMD_MASK) {
   case FUTEX_WAIT:
   case FUTEX_WAIT_BITSET:
