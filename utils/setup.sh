@@ -20,6 +20,9 @@ pkgs+=(libclang-rt-$LLVM_VERSION-dev)
 # The clang front-end plugin (SpikeTrapClang.so) needs clang's headers and
 # CMake package.
 pkgs+=(libclang-$LLVM_VERSION-dev)
+# A shared-library test links with clang -fuse-ld=lld (lld's symbol
+# versioning differs from GNU ld's); a minimal Debian lacks it.
+pkgs+=(lld-$LLVM_VERSION)
 pkgs+=("$@")
 missing=()
 for p in "${pkgs[@]}"; do
