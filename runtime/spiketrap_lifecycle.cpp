@@ -20,6 +20,7 @@
 #include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_static.h"
+#include "spiketrap_symbols.h"
 #include "spiketrap_thread.h"
 #include "spiketrap_waits.h"
 #include "spiketrap_watcher.h"
@@ -76,6 +77,8 @@ void lifecycleInit() {
   });
   // A batch of patches is short: the child never sees one half done.
   pthread_atfork(patchBeforeFork, patchAfterForkParent, patchAfterForkChild);
+  // Registered last, so taken first: no other lock is held while it waits.
+  pthread_atfork(objectsBeforeFork, objectsAfterFork, objectsAfterFork);
 }
 
 namespace {
@@ -197,7 +200,7 @@ SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
   if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map) {
     RecursionGuard Guard;
     Range R = {Map->l_addr, 0, 0};
-    dl_iterate_phdr(findObject, &R);
+    iterateObjects(findObject, &R);
     detachObject(R);
   }
   if (!RealDlclose) // called before start-up
@@ -213,7 +216,7 @@ SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
 SPIKETRAP_EXPORT void __spiketrap_object_unloading(const void *Addr) {
   RecursionGuard Guard;
   Holder H = {uintptr_t(Addr), {0, 0, 0}};
-  dl_iterate_phdr(findHolder, &H);
+  iterateObjects(findHolder, &H);
   detachObject(H.R);
 }
 

@@ -159,7 +159,7 @@ int warmSegment(dl_phdr_info *Info, size_t, void *Addr) {
 }
 
 void warmCode() {
-  dl_iterate_phdr(warmSegment, reinterpret_cast<void *>(&recordSpike));
+  iterateObjects(warmSegment, reinterpret_cast<void *>(&recordSpike));
 }
 } // namespace
 

@@ -1,8 +1,10 @@
 //===- spiketrap_symbols.cpp - Names of code that was not timed -----------===//
 #include "spiketrap_symbols.h"
+#include "spiketrap_arch.h"
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_spinlock.h"
 #include "spiketrap_tramp.h"
 
 #include <dlfcn.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 // C++ programs have the C++ library's demangler; C programs print symbols
@@ -20,6 +23,27 @@ extern "C" char *__cxa_demangle(const char *, char *, size_t *, int *)
     __attribute__((weak));
 
 namespace __spiketrap {
+
+namespace {
+SpinLock WalkLock;
+uint32_t WalkOwner; // the kernel thread id of the walking thread, or 0
+} // namespace
+
+int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *),
+                   void *Data) {
+  auto Tid = uint32_t(arch::rawSyscall(SYS_gettid, 0, 0, 0, 0, 0, 0));
+  if (__atomic_load_n(&WalkOwner, __ATOMIC_RELAXED) == Tid)
+    return dl_iterate_phdr(Callback, Data); // it interrupted its own walk
+  WalkLock.lock();
+  __atomic_store_n(&WalkOwner, Tid, __ATOMIC_RELAXED);
+  int R = dl_iterate_phdr(Callback, Data);
+  __atomic_store_n(&WalkOwner, 0, __ATOMIC_RELAXED);
+  WalkLock.unlock();
+  return R;
+}
+
+void objectsBeforeFork() { WalkLock.lock(); }
+void objectsAfterFork() { WalkLock.unlock(); }
 
 namespace {
 // The pass's names for a split function's parts (plugin/Insert.cpp).
@@ -178,13 +202,13 @@ Symbolizer::Object *Symbolizer::objectOf(uintptr_t Fn) {
   if (!ObjectsRead) {
     ObjectsRead = true;
     size_t N = 0;
-    dl_iterate_phdr([](dl_phdr_info *, size_t, void *P) {
+    iterateObjects([](dl_phdr_info *, size_t, void *P) {
       ++*static_cast<size_t *>(P);
       return 0;
     }, &N);
     if (!Objects.reset(N + 4))
       return nullptr;
-    dl_iterate_phdr(
+    iterateObjects(
         [](dl_phdr_info *Info, size_t, void *P) {
           auto &S = *static_cast<Symbolizer *>(P);
           if (S.NumObjects == S.Objects.size())

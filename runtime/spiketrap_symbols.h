@@ -29,6 +29,16 @@
 
 namespace __spiketrap {
 
+// dl_iterate_phdr for the runtime, never across a fork: glibc takes the
+// loader's write lock for it and does not make it anew in a forked child,
+// so a child forked while the report thread walked the objects hung in its
+// own first walk, at exit. The fork handlers wait for the walk to end.
+// Nested walks (a handler on the walking thread) go through.
+int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *),
+                   void *Data);
+void objectsBeforeFork();
+void objectsAfterFork();
+
 // Whether Fn is one of the patched sites' trampolines (the timed
 // function's own code calls through it: no frame of its own in a stack).
 bool isSiteTrampoline(uintptr_t Fn);
