@@ -1,12 +1,12 @@
 //===- spiketrap_symbols.cpp - Names of code that was not timed -----------===//
 #include "spiketrap_symbols.h"
-#include "spiketrap_arch.h"
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_tramp.h"
 
+#include <atomic>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 // C++ programs have the C++ library's demangler; C programs print symbols
@@ -26,18 +25,21 @@ namespace __spiketrap {
 
 namespace {
 SpinLock WalkLock;
-uint32_t WalkOwner; // the kernel thread id of the walking thread, or 0
+// This thread holds WalkLock (no system call: a sandboxed program's
+// allowlist need not have gettid).
+__thread bool Walking __attribute__((tls_model("initial-exec")));
 } // namespace
 
 int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *),
                    void *Data) {
-  auto Tid = uint32_t(arch::rawSyscall(SYS_gettid, 0, 0, 0, 0, 0, 0));
-  if (__atomic_load_n(&WalkOwner, __ATOMIC_RELAXED) == Tid)
+  if (Walking)
     return dl_iterate_phdr(Callback, Data); // it interrupted its own walk
   WalkLock.lock();
-  __atomic_store_n(&WalkOwner, Tid, __ATOMIC_RELAXED);
+  Walking = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   int R = dl_iterate_phdr(Callback, Data);
-  __atomic_store_n(&WalkOwner, 0, __ATOMIC_RELAXED);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  Walking = false;
   WalkLock.unlock();
   return R;
 }
