@@ -12,13 +12,13 @@
 // A call whose thread waits for the CPU most of its time (another thread
 // of the program has it) is labelled preempted: not its untimed callee,
 // which the samples, taken while it runs, would name; no threshold is
-// suggested for it. It needs 10 ms of CPU (more than a scheduler tick and
-// a time slice: it cannot finish before the hog takes over) and gets ~1.5%
-// of one: ~700 ms, far over its 300 ms threshold. The first look comes
-// after 150 ms (plus its own wait for a CPU); what was missed before
-// counts as running (at 100 ms, a loaded machine made that 105 ms): 10 ms and that stay within the threshold, and the
-// preemption it measures far over 3/4 of the call. (Another load on the
-// machine only makes it wait longer.)
+// suggested for it. It needs 20 ms of CPU (more than a scheduler tick and
+// a time slice: it cannot finish before the hog takes over) and gets a
+// small share of one: 0.5-1.5 s, far over its 300 ms threshold. The first
+// look comes after 150 ms (plus its own wait for a CPU); what was missed
+// before counts as running. With 10 ms of CPU a quick run (500-600 ms)
+// left the measured preemption just under 3/4 of the call (1 run in ~10).
+// (Another load on the machine only makes it wait longer.)
 
 #define _GNU_SOURCE
 #include "../Inputs/shared_cpu.h"
@@ -28,7 +28,7 @@
 
 unsigned burn_cpu_ms(int Ms); // Inputs/burn_cpu.c, not instrumented
 
-__attribute__((noinline)) unsigned render(void) { return burn_cpu_ms(10); }
+__attribute__((noinline)) unsigned render(void) { return burn_cpu_ms(20); }
 
 int main(void) {
   startHogOnThisCpu();
