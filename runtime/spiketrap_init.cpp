@@ -33,7 +33,10 @@ namespace {
 enum : int { NotStarted, Starting, Started };
 int InitState = NotStarted;
 
-void reportAtExit() { writeReport(); }
+void reportAtExit() {
+  lifecycleExiting();
+  writeReport();
+}
 
 // Preinit functions run before libc has set up getenv's environment; they
 // are handed envp instead.

@@ -51,7 +51,10 @@ ExecvpeFn RealExecvpe;
 // The pid of this process when it is a forked child, else 0: its _exit
 // writes its report (a vfork child of it has another pid and does not).
 long ForkedChild;
+bool Exiting; // exit() has begun: the report at exit ran, or is running
 } // namespace
+
+void lifecycleExiting() { __atomic_store_n(&Exiting, true, __ATOMIC_RELEASE); }
 
 void lifecycleInit() {
   RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
@@ -196,6 +199,7 @@ SPIKETRAP_INTERPOSE __attribute__((noreturn)) void _Exit(int Status) noexcept {
 // object get their own copies of its descriptors first. (If the object stays
 // loaded, the copies are merely redundant.)
 SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
+  ObjectsHeld Held; // no fork while the loader's lock is held
   struct link_map *Map = nullptr;
   if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map) {
     RecursionGuard Guard;
@@ -211,9 +215,12 @@ SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
 // Called by the destructor the pass gives every instrumented shared object
 // (plugin/Descriptor.cpp, emitUnloadHook), as it is unloaded: the same as
 // the dlclose above, for programs whose dlclose is not ours (a sanitizer's
-// interceptor, weak too, may be linked first). At exit it finds the objects
-// still loaded and copies their descriptors needlessly, after the report.
+// interceptor, weak too, may be linked first). Not at exit: the report is
+// written, the objects stay mapped, and a forked child's walk there could
+// meet a loader's lock that a dlopen in the parent held at the fork.
 SPIKETRAP_EXPORT void __spiketrap_object_unloading(const void *Addr) {
+  if (__atomic_load_n(&Exiting, __ATOMIC_ACQUIRE))
+    return;
   RecursionGuard Guard;
   Holder H = {uintptr_t(Addr), {0, 0, 0}};
   iterateObjects(findHolder, &H);

@@ -6,6 +6,9 @@ namespace __spiketrap {
 
 // Registers the fork handlers (dlclose is interposed by its definition).
 void lifecycleInit();
+// exit() has begun (the report at exit is next): unloaded objects' hooks
+// have nothing to do from now on.
+void lifecycleExiting();
 
 } // namespace __spiketrap
 

@@ -17,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_procread.h"
 #include "spiketrap_arch.h"
-#include "spiketrap_background.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_sandbox.h"
 #include "spiketrap_thread.h"
@@ -52,8 +51,6 @@ constexpr size_t kSlots = 8, kPathSize = 64, kTextSize = 4096;
 // may keep the reader off a CPU; the reading is then skipped, as a failed
 // one).
 constexpr uint64_t kSpinNs = 30000, kWaitNs = 3000000;
-
-__thread uint64_t Sleeps __attribute__((tls_model("initial-exec")));
 
 struct Slot {
   uint32_t State;
@@ -115,7 +112,9 @@ void serve(Slot &S) {
     __atomic_store_n(&S.State, Free, __ATOMIC_RELEASE); // Dropped
 }
 
-void loop(void *) {
+} // namespace
+
+void procReaderLoop(void *) {
   if (!ownTable())
     return;
   __atomic_store_n(&Running, true, __ATOMIC_RELEASE);
@@ -129,6 +128,7 @@ void loop(void *) {
   __atomic_store_n(&Running, false, __ATOMIC_RELEASE);
 }
 
+namespace {
 bool onReader() {
   return __atomic_load_n(&Started, __ATOMIC_ACQUIRE) &&
          pthread_equal(pthread_self(), Thread);
@@ -192,7 +192,7 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
     long R = arch::rawSyscall(SYS_futex, long(&S->State), FUTEX_WAIT_PRIVATE,
                               State, long(&T), 0, 0);
     if (R != -EAGAIN)
-      ++Sleeps; // it slept (or a signal woke it)
+      ++threadState.ProcReadSleeps; // it slept (or a signal woke it)
   }
   size_t Got = S->Got < Size ? S->Got : Size - 1;
   memcpy(Text, S->Text, Got);
@@ -201,19 +201,19 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
   return Got;
 }
 
-void procReaderStart() {
+void procReaderPrepare() {
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
   for (Slot &S : Slots) // a forked child: the parent's requests are gone
     S.State = Free;
-  // Its stack holds a few words: 64 KiB, not 8 MiB of a program's
-  // address-space limit.
-  bool Ok = startBackgroundThread(loop, nullptr, &Thread, 64 * 1024);
-  __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
-  __atomic_store_n(&Paused, false, __ATOMIC_RELEASE);
 }
 
-uint64_t procReadSleeps() { return Sleeps; }
+void procReaderStarted(const pthread_t *T) {
+  if (T)
+    Thread = *T;
+  __atomic_store_n(&Started, T != nullptr, __ATOMIC_RELEASE);
+  __atomic_store_n(&Paused, false, __ATOMIC_RELEASE);
+}
 
 bool procUnreadable() {
   if (!__atomic_load_n(&Running, __ATOMIC_ACQUIRE))
@@ -230,15 +230,18 @@ void procReaderAfterForkChild() {
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
 }
 
-void procReaderStop() {
+bool procReaderStopping(pthread_t &T) {
   if (!__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
-    return;
+    return false;
   __atomic_store_n(&Paused, true, __ATOMIC_RELEASE);
   __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
   __atomic_fetch_add(&Work, 1, __ATOMIC_RELEASE);
   arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
-  pthread_join(Thread, nullptr);
-  backgroundThreadJoined();
+  T = Thread;
+  return true;
+}
+
+void procReaderStopped() {
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
   __atomic_store_n(&Running, false, __ATOMIC_RELEASE);
 }

@@ -12,6 +12,7 @@
 #ifndef SPIKETRAP_PROCREAD_H
 #define SPIKETRAP_PROCREAD_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,16 +24,20 @@ namespace __spiketrap {
 // cannot, opens the file itself.
 size_t procRead(const char *Path, char *Text, size_t Size);
 
-// With the watcher: started and stopped with it.
-// How often this thread slept waiting for the reader: voluntary context
-// switches of the runtime's, not the program's (getrusage counts them).
-uint64_t procReadSleeps();
-
 // The reader runs and /proc/self/stat cannot be opened (no /proc).
 bool procUnreadable();
 
-void procReaderStart();
-void procReaderStop();
+// The reader thread is the watcher's (spiketrap_watcher.cpp starts and
+// joins it, with its own): Prepare, start a thread running Loop, then
+// Started (null: it could not start, and readings are made directly).
+// Stopping asks it to end and gives the thread to join, then Stopped. Each
+// sleep of a thread waiting for the reader counts in its
+// ThreadState::ProcReadSleeps.
+void procReaderPrepare();
+void procReaderLoop(void *);
+void procReaderStarted(const pthread_t *T);
+bool procReaderStopping(pthread_t &T);
+void procReaderStopped();
 void procReaderAfterForkChild();
 
 } // namespace __spiketrap

@@ -14,7 +14,6 @@
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_sandbox.h"
-#include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
 #include "spiketrap_thread.h"
 
@@ -287,6 +286,14 @@ private:
 
 } // namespace
 
+namespace {
+void (*BeforeReport)();
+} // namespace
+
+void setBeforeReport(void (*Hook)()) {
+  __atomic_store_n(&BeforeReport, Hook, __ATOMIC_RELEASE);
+}
+
 void writeReport(bool Crash) {
   // Under a seccomp filter any call of ours may be the one it kills: say
   // nothing rather than end the program with SIGSYS.
@@ -304,8 +311,9 @@ void writeReport(bool Crash) {
   }
   uint64_t Begin = monotonicNs();
   ++ReportNumber;
-  if (!Crash) // reads object files: not in a crash
-    nameSignalHandlers();
+  if (void (*Hook)() = __atomic_load_n(&BeforeReport, __ATOMIC_ACQUIRE);
+      Hook && !Crash) // it reads object files: not in a crash
+    Hook();
   SpikeReader Reading; // the model points into the arena
   ReportModel M;
   if (!M.build()) {

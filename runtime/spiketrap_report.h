@@ -13,6 +13,10 @@ namespace __spiketrap {
 // destination. Crash: from a fatal signal's handler (spiketrap_crash.cpp): no
 // lock is waited for.
 void writeReport(bool Crash = false);
+// What runs before each report outside a crash (it may read object files),
+// set at start-up by a part above the report: the signal handlers' table
+// names the descriptors it made (nameSignalHandlers).
+void setBeforeReport(void (*Hook)());
 // In a forked child: the report's lock is new (the thread that held it at
 // the fork, if any, is not in the child).
 void reportAfterForkChild();

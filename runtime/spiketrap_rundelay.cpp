@@ -126,7 +126,7 @@ uint64_t ownBlocked() {
   struct rusage Use;
   if (arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
     return UINT64_MAX;
-  return uint64_t(Use.ru_nvcsw) - procReadSleeps();
+  return uint64_t(Use.ru_nvcsw) - threadState.ProcReadSleeps;
 }
 
 // Thread Tid's CPU time (its CPU-time clock, as pthread_getcpuclockid
@@ -325,7 +325,7 @@ bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
   if (!CpuNs ||
       arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
     return false;
-  Blocked = uint64_t(Use.ru_nvcsw) - procReadSleeps();
+  Blocked = uint64_t(Use.ru_nvcsw) - threadState.ProcReadSleeps;
   return true;
 }
 } // namespace
@@ -405,7 +405,7 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
     if (BaseBlocked != UINT64_MAX &&
         !arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0,
                           0) &&
-        uint64_t(Use.ru_nvcsw) - procReadSleeps() == BaseBlocked) {
+        uint64_t(Use.ru_nvcsw) - threadState.ProcReadSleeps == BaseBlocked) {
       uint64_t Off = Wall > Ran ? Wall - Ran : 0;
       // Less what came after the end (the thread preempted since).
       if (Now > End + LateTicks) {
@@ -492,6 +492,7 @@ void runDelayAfterForkChild() {
     __atomic_store_n(&M.At, 0, __ATOMIC_RELAXED);
   T.RunDelayLast.At = 0;
   T.CpuBase.At = 0; // the child's CPU time and switches start again
+  T.ProcReadSleeps = 0;
 }
 
 } // namespace __spiketrap

@@ -32,7 +32,6 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
-#include "spiketrap_procread.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_symbols.h"
@@ -485,8 +484,9 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   // another run (they do not stand for the time in between).
   struct rusage Use = {};
   sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
-  bool Blocked = uint64_t(Use.ru_nvcsw) - procReadSleeps() != B.LastTickBlocked;
-  B.LastTickBlocked = uint64_t(Use.ru_nvcsw) - procReadSleeps(); // less ours
+  uint64_t Switches = uint64_t(Use.ru_nvcsw) - T.ProcReadSleeps; // less ours
+  bool Blocked = Switches != B.LastTickBlocked;
+  B.LastTickBlocked = Switches;
   runDelayNoteCpu(T, T0, CpuNs, B.LastTickBlocked); // for a long wait
   uint64_t RanTicks = nsToTicks(Ran);
   uint64_t Off = Wall > RanTicks ? Wall - RanTicks : 0;

@@ -15,7 +15,8 @@
 #include "spiketrap_sigaction.h"
 #include "spiketrap_adaptive.h"
 #include "spiketrap_clock.h"
-#include "spiketrap_crash.h"
+#include "spiketrap_crash_flag.h"
+#include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
@@ -288,7 +289,10 @@ SignalFn realSignal() {
 
 // Start-up, fork and the interposed calls below: built for size.
 SPIKETRAP_MINSIZE_BEGIN
-void signalInit() { realSignal(); }
+void signalInit() {
+  realSignal();
+  setBeforeReport(nameSignalHandlers);
+}
 
 void signalAfterForkChild() { TableLock.reset(); }
 

@@ -25,27 +25,51 @@ namespace __spiketrap {
 
 namespace {
 SpinLock WalkLock;
-// This thread holds WalkLock (no system call: a sandboxed program's
-// allowlist need not have gettid).
+// This thread holds WalkLock (a thread-local flag, not its id: a sandboxed
+// program's allowlist need not have gettid).
 __thread bool Walking __attribute__((tls_model("initial-exec")));
+} // namespace
+
+namespace {
+// Takes WalkLock unless this thread holds it already; whether it took it.
+bool takeWalkLock() {
+  if (Walking)
+    return false;
+  WalkLock.lock();
+  Walking = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  return true;
+}
+
+void dropWalkLock(bool Took) {
+  if (!Took)
+    return;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  Walking = false;
+  WalkLock.unlock();
+}
+
+// Whether this thread's fork took WalkLock (not when it forks from inside
+// a walk or a dlclose: a library's destructor).
+__thread bool ForkTook __attribute__((tls_model("initial-exec")));
 } // namespace
 
 int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *),
                    void *Data) {
-  if (Walking)
-    return dl_iterate_phdr(Callback, Data); // it interrupted its own walk
-  WalkLock.lock();
-  Walking = true;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
+  bool Took = takeWalkLock();
   int R = dl_iterate_phdr(Callback, Data);
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  Walking = false;
-  WalkLock.unlock();
+  dropWalkLock(Took);
   return R;
 }
 
-void objectsBeforeFork() { WalkLock.lock(); }
-void objectsAfterFork() { WalkLock.unlock(); }
+ObjectsHeld::ObjectsHeld() : Took(takeWalkLock()) {}
+ObjectsHeld::~ObjectsHeld() { dropWalkLock(Took); }
+
+void objectsBeforeFork() { ForkTook = takeWalkLock(); }
+void objectsAfterFork() {
+  dropWalkLock(ForkTook);
+  ForkTook = false;
+}
 
 namespace {
 // The pass's names for a split function's parts (plugin/Insert.cpp).

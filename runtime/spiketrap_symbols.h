@@ -36,6 +36,17 @@ namespace __spiketrap {
 // Nested walks (a handler on the walking thread) go through.
 int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *),
                    void *Data);
+// The same for its scope, around the real dlclose, which holds that lock
+// while it takes the object off the loader's list.
+class ObjectsHeld {
+  bool Took;
+
+public:
+  ObjectsHeld();
+  ~ObjectsHeld();
+  ObjectsHeld(const ObjectsHeld &) = delete;
+  ObjectsHeld &operator=(const ObjectsHeld &) = delete;
+};
 void objectsBeforeFork();
 void objectsAfterFork();
 

@@ -164,6 +164,10 @@ struct ThreadState {
   // switches (its sampling tick, or the end of a long interposed wait; Ns
   // unused): what a long wait compares with (runDelayInWait).
   RunDelayMark CpuBase;
+  // The times this thread slept waiting for the /proc reader
+  // (spiketrap_procread.cpp): voluntary context switches of ours, which
+  // the run-delay arithmetic takes out of its counts.
+  uint64_t ProcReadSleeps;
   // Signal handlers (spiketrap_sigaction.cpp): when each running one began
   // (ticks, later by the time of handlers nested in it), by nesting level.
   // A handler's time is no one's below it: the frames it interrupted start

@@ -243,8 +243,26 @@ void printStats() {
           S.Buffers, S.UnwindFaults, S.StackSkips);
 }
 
+// The /proc reader's thread (spiketrap_procread.h). Its stack holds a few
+// words: 64 KiB, not 8 MiB of a program's address-space limit.
+void startReader() {
+  procReaderPrepare();
+  pthread_t T;
+  bool Ok = startBackgroundThread(procReaderLoop, nullptr, &T, 64 * 1024);
+  procReaderStarted(Ok ? &T : nullptr);
+}
+
+void stopReader() {
+  pthread_t T;
+  if (!procReaderStopping(T))
+    return;
+  pthread_join(T, nullptr);
+  backgroundThreadJoined();
+  procReaderStopped();
+}
+
 void startThread() {
-  procReaderStart();
+  startReader();
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
   bool Ok = startBackgroundThread(loop, nullptr, &Thread);
   __atomic_store_n(&Started, Ok, __ATOMIC_RELEASE);
@@ -288,7 +306,7 @@ bool watcherPause() {
   arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
   pthread_join(Thread, nullptr);
   backgroundThreadJoined();
-  procReaderStop();
+  stopReader();
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
   return true;
 }
