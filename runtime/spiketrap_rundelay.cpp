@@ -42,8 +42,6 @@ constexpr uint64_t kReuseNs = 50000;
 // again meanwhile) counts what came after it out.
 constexpr uint64_t kLateNs = 200000;
 uint64_t ReuseTicks, LateTicks;
-// A mark's Ns when its run delay could not be read.
-constexpr uint64_t kNsUnknown = UINT64_MAX;
 
 enum ReadResult { ReadOk, ReadFailed, ReadNoSchedInfo };
 
@@ -201,22 +199,16 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, uint64_t Start, uint64_t Now,
   }
   if (Newest >= Start)
     return;
-  // A reading the reader thread did not make in time (a loaded machine
-  // kept it off a CPU) still keeps the CPU time: the call's preemption
-  // since is known from it alone when the thread does not block.
   uint64_t Ns;
   if (readRunDelay(T.Tid, Ns) != ReadOk)
-    Ns = kNsUnknown;
+    return;
   Waited = Waited < Now - Start ? Waited : Now - Start;
   uint64_t WaitedNs = ticksToNs(Waited);
-  if (Ns != kNsUnknown)
-    Ns = Ns > WaitedNs ? Ns - WaitedNs : 0;
+  Ns = Ns > WaitedNs ? Ns - WaitedNs : 0;
   Now -= Waited;
   // Its own: from the kernel's counters, not a 4 KB file on a signal stack.
   uint64_t Blocked = Self ? ownBlocked() : readBlocked(T.Tid);
   uint64_t Cpu = cpuNs(Self ? CLOCK_THREAD_CPUTIME_ID : threadCpuClock(T.Tid));
-  if (Ns == kNsUnknown && !Cpu)
-    return;
   // The slot: the oldest reading no open call needs (a call uses the
   // first reading after its start: one with no open call begun between the
   // reading before it and it serves none), else the oldest.
@@ -367,10 +359,8 @@ namespace {
 // runDelaySince from the watcher's or the tick's readings inside the call.
 bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
                        uint64_t &Out) {
-  // The watcher's first reading inside the call, and its first one with a
-  // run delay (a later one gives a smaller lower bound).
-  uint64_t From = UINT64_MAX, BaseCpu = 0, BaseBlocked = 0;
-  uint64_t NsFrom = UINT64_MAX, Base = 0;
+  // The watcher's first reading inside the call.
+  uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0, BaseBlocked = 0;
   for (RunDelayMark &M : T.RunDelayMarks) {
     uint64_t At = __atomic_load_n(&M.At, __ATOMIC_ACQUIRE);
     uint64_t Ns = __atomic_load_n(&M.Ns, __ATOMIC_RELAXED);
@@ -378,12 +368,12 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
     uint64_t Blocked = __atomic_load_n(&M.Blocked, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (!At || At != __atomic_load_n(&M.At, __ATOMIC_RELAXED) || At < Start ||
-        At > End)
+        At > End || At >= From)
       continue;
-    if (Ns != kNsUnknown && At < NsFrom)
-      NsFrom = At, Base = Ns;
-    if (At < From)
-      From = At, BaseCpu = Cpu, BaseBlocked = Blocked;
+    From = At;
+    Base = Ns;
+    BaseCpu = Cpu;
+    BaseBlocked = Blocked;
   }
   if (From == UINT64_MAX)
     return false;
@@ -396,7 +386,6 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
   // may be labelled preempted) reads the run delay too, which also counts
   // a preemption already going on when the watcher looked.
   uint64_t Since = 0; // preemption known from the CPU time
-  bool SinceKnown = false;
   if (BaseCpu) {
     uint64_t Cpu = cpuNs(CLOCK_THREAD_CPUTIME_ID), Now = now();
     uint64_t Wall = Now > From ? ticksToNs(Now - From) : 0;
@@ -413,7 +402,6 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
         Off = Off > After ? Off - After : 0;
       }
       Since = Off < Duration ? Off : Duration;
-      SinceKnown = true;
       if (2 * Since < (End > From ? ticksToNs(End - From) : 0)) {
         Out = Since;
         return true;
@@ -435,23 +423,15 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
     }
   }
   // The thread's own reading at the end (a signal handler's spike may
-  // interrupt this: Last.At 0 while it is written). Without one (no run
-  // delay inside the call, or the reader was not scheduled in time), the
-  // preemption known from the CPU time.
-  auto FromCpu = [&] {
-    Out = Since;
-    return SinceKnown;
-  };
-  if (NsFrom == UINT64_MAX)
-    return FromCpu();
+  // interrupt this: Last.At 0 while it is written).
   RunDelayMark &Last = T.RunDelayLast;
   uint64_t LastAt = Last.At, Ns, Late = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  if (LastAt >= NsFrom && LastAt <= End && End - LastAt <= ReuseTicks) {
+  if (LastAt >= From && LastAt <= End && End - LastAt <= ReuseTicks) {
     Ns = Last.Ns;
   } else {
     if (readRunDelay(T.Tid, Ns) != ReadOk)
-      return FromCpu();
+      return false;
     uint64_t Now = now();
     Last.At = 0;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -462,7 +442,7 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
       Late = ticksToNs(Now - End);
   }
   if (Ns < Base)
-    return FromCpu(); // not the thread the watcher read (a forked child)
+    return false; // not the thread the watcher read (a forked child)
   Ns -= Base;
   Ns = Ns > Late ? Ns - Late : 0;
   Ns = Ns > Since ? Ns : Since;

@@ -13,9 +13,6 @@
 //     difference is the time it waited for a CPU since the watcher's
 //     reading, a lower bound of the call's (a preemption that ended before
 //     the watcher looked is missed; it was shorter than half the threshold).
-//     A reading the reader thread did not make in time (a loaded machine)
-//     keeps the thread's CPU time: a thread that did not block was
-//     preempted for its time off the CPU since, a lower bound too.
 //   - a preemption inside an interposed call that did not sleep (a write
 //     to a non-blocking pipe) is no wait: a long wait compares the thread's
 //     CPU time and voluntary switches with a reading from before it
