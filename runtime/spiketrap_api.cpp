@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_api.h"
+#include "spiketrap_capture.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_descriptor_layout.h"

@@ -15,6 +15,21 @@
 // ours goes unused) instead of clashing with it.
 #define SPIKETRAP_INTERPOSE                                                    \
   extern "C" __attribute__((visibility("default"), weak))
+// Whether the runtime defines the C library names it interposes beyond
+// the signal table (the waits, the signal mask). Sanitizers intercept these
+// same functions; a definition of ours would hide their interceptors from
+// the program (TSan would stop seeing locks).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SPIKETRAP_INTERPOSE_WAITS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
+    __has_feature(memory_sanitizer)
+#define SPIKETRAP_INTERPOSE_WAITS 0
+#endif
+#endif
+#ifndef SPIKETRAP_INTERPOSE_WAITS
+#define SPIKETRAP_INTERPOSE_WAITS 1
+#endif
 // On declarations of internals the hooks read: with -fvisibility=hidden only
 // definitions are hidden, and a default-visibility extern costs a GOT load.
 #define SPIKETRAP_INTERNAL __attribute__((visibility("hidden")))

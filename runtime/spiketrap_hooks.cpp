@@ -14,13 +14,13 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_hooks.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_capture.h"
 #include "spiketrap_channels.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_patch.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
-#include "spiketrap_rundelay.h"
 #include "spiketrap_runlist.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
@@ -69,34 +69,6 @@ SPIKETRAP_ALWAYS_INLINE void chargeParent(ThreadState &T, uint32_t Depth,
     T.Frames[Depth - 2].ChildTicks += Ticks;
 }
 
-// The call of the frame at Depth - 1 ran over its threshold, ending at End:
-// unless only its idle time made it so, adaptive mode decides on it first,
-// so its record holds what that found. Out of line: the exits that call it
-// keep no room for the candidates.
-SPIKETRAP_NOINLINE void spike(ThreadState &T, uint32_t Depth, uint64_t End,
-                              bool Unwound = false) {
-  // Over only by the time the sampler's ticks took in it: not the call's.
-  if (const Frame &F = T.Frames[Depth - 1];
-      uint64_t Ticks = samplerTicksIn(T, F.Start, End))
-    if (End - F.Start <= resolvedThreshold(F.Threshold) + Ticks)
-      return;
-  IdleVerdict V = judgeIdle(T, Depth, End);
-  if (V == IdleVerdict::Drop)
-    return;
-  // How long it waited for a CPU: read first, nearest its end.
-  const Frame &F = T.Frames[Depth - 1];
-  RunDelay P = {};
-  P.Has = runDelaySince(T, F.Start, End, P.Ns);
-  // A spike that was its thread waiting for a CPU (a loaded machine) says
-  // nothing of the function: it stays as adaptive mode had it.
-  SpikeCandidates C;
-  if (V == IdleVerdict::Spike &&
-      !(P.Has && latePreempted(P.Ns, ticksToNs(End - F.Start - F.ChildTicks),
-                               ticksToNs(resolvedThreshold(F.Threshold)))))
-    C = adaptSpike(F, End);
-  recordSpike(T, Depth, End, C, P, Unwound, V == IdleVerdict::RecordIdle);
-}
-
 // A frame's time to End. A signal handler's time taken out of it (its start
 // moved later) after End was read may put End before its start: then none.
 SPIKETRAP_ALWAYS_INLINE uint64_t sinceStart(const Frame &F, uint64_t End) {
@@ -111,7 +83,7 @@ void closeDeadFrame(ThreadState &T, uint32_t Depth, uint64_t Now) {
   const Frame &F = T.Frames[Depth - 1];
   uint64_t Dur = sinceStart(F, Now);
   if (Dur > resolvedThreshold(F.Threshold))
-    spike(T, Depth, Now, /*Unwound=*/true);
+    captureSpike(T, Depth, Now, SpikeFrom::Unwound);
   chargeParent(T, Depth, Dur);
 }
 
@@ -331,7 +303,7 @@ SPIKETRAP_NOINLINE void exitSlow(ThreadState &T, uintptr_t Addr) {
     if (Dur * kCloseRatio > Thr)
       countNear(const_cast<spiketrap_desc *>(F.Desc));
     if (Dur > Thr)
-      spike(T, Depth, End);
+      captureSpike(T, Depth, End, SpikeFrom::Exit);
     chargeParent(T, Depth, Dur);
     // After the spike's record: what ran before it, not itself.
     recentPush(T, F, End, Depth - 1);
@@ -353,7 +325,7 @@ SPIKETRAP_NOINLINE void exitNear(ThreadState &T, spiketrap_desc *D,
   payOwedShift(T, Depth);
   uint64_t Dur = sinceStart(T.Frames[Depth - 1], End);
   if (Dur > Thr)
-    spike(T, Depth, End);
+    captureSpike(T, Depth, End, SpikeFrom::Exit);
   chargeParent(T, Depth, Dur);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   T.Depth = Depth - 1;

@@ -1,6 +1,7 @@
 //===- spiketrap_report_model.cpp - What every report format shows --------===//
 #include "spiketrap_report_model.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_capture.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_format.h"
 #include "spiketrap_registry.h"

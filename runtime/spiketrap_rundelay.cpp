@@ -18,7 +18,6 @@
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_procread.h"
 #include "spiketrap_record.h"
-#include "spiketrap_waits.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -324,11 +323,11 @@ bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
 
 uint64_t CpuBaseTicks = UINT64_MAX;
 
-void runDelayReadCpuBase(ThreadState &T, WaitScope &W) {
+void runDelayReadCpuBase(ThreadState &T, uint64_t Start, CpuReading &Base) {
   uint64_t Cpu, Blocked;
   if (__atomic_load_n(&On, __ATOMIC_RELAXED) && ownCpu(Cpu, Blocked)) {
-    setCpuBase(T, W.Start, Cpu, Blocked);
-    W.BaseAt = W.Start, W.BaseCpuNs = Cpu, W.BaseBlocked = Blocked;
+    setCpuBase(T, Start, Cpu, Blocked);
+    Base = {Start, Cpu, Blocked};
   }
 }
 
@@ -338,11 +337,12 @@ void runDelayNoteCpu(ThreadState &T, uint64_t At, uint64_t CpuNs,
     setCpuBase(T, At, CpuNs, Blocked);
 }
 
-uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End) {
+uint64_t runDelayInWait(ThreadState &T, uint64_t Start, const CpuReading &Base,
+                        uint64_t End) {
   if (!__atomic_load_n(&On, __ATOMIC_RELAXED))
     return 0;
-  uint64_t Start = W.Start, BaseCpu = W.BaseCpuNs, BaseBlocked = W.BaseBlocked;
-  bool Valid = W.BaseAt && W.BaseAt <= Start;
+  uint64_t BaseCpu = Base.CpuNs, BaseBlocked = Base.Blocked;
+  bool Valid = Base.At && Base.At <= Start;
   uint64_t Cpu, Blocked;
   if (!ownCpu(Cpu, Blocked))
     return 0;
@@ -358,7 +358,7 @@ uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End) {
 namespace {
 // runDelaySince from the watcher's or the tick's readings inside the call.
 bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
-                       uint64_t &Out) {
+                       const CallWaits &Waits, uint64_t &Out) {
   // The watcher's first reading inside the call.
   uint64_t From = UINT64_MAX, Base = 0, BaseCpu = 0, BaseBlocked = 0;
   for (RunDelayMark &M : T.RunDelayMarks) {
@@ -411,10 +411,7 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
       // a wake-up's wait for a CPU is the wait's) for under 1/20 of the
       // call, it was preempted for less: counted as none, no line shows so
       // little (the text's bar, report_text.cpp), no blame turns on it.
-      SpikeLevel Level = {nullptr, From, kNever, 0, 0, 0};
-      WaitSummary Waits;
-      sumWaits(T, &Level, 1, End, false, Waits);
-      uint64_t Busy = Ran + ticksToNs(Level.WaitTicks);
+      uint64_t Busy = Ran + ticksToNs(Waits.TicksSince(Waits.Waits, From));
       uint64_t Off = Wall > Busy ? Wall - Busy : 0;
       if (Off * 20 < Duration) {
         Out = 0;
@@ -452,12 +449,12 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
 } // namespace
 
 bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
-                   uint64_t &Out) {
+                   const CallWaits &Waits, uint64_t &Out) {
   if (!__atomic_load_n(&On, __ATOMIC_ACQUIRE))
     return false;
   // Both are lower bounds of the call's preemption: the larger one.
-  uint64_t InWaits = waitsPreemptedNs(T, Start, End);
-  bool Has = runDelayFromMarks(T, Start, End, Out);
+  uint64_t InWaits = Waits.PreemptedNs;
+  bool Has = runDelayFromMarks(T, Start, End, Waits, Out);
   if (!Has && !InWaits)
     return false;
   uint64_t Duration = ticksToNs(End - Start);

@@ -26,11 +26,28 @@
 
 #include "spiketrap_defs.h"
 #include "spiketrap_thread.h"
-#include "spiketrap_waits.h"
 
 #include <stdint.h>
 
 namespace __spiketrap {
+
+// A thread's reading of its CPU time (CpuNs) and voluntary context switches
+// (Blocked) at At (ticks; 0: none), kept by an interposed wait at its start
+// (spiketrap_waits.h): a tick between the wait's end and its bookkeeping
+// reads again.
+struct CpuReading {
+  uint64_t At, CpuNs, Blocked;
+};
+
+// What a spiking call's waits say of its preemption, for runDelaySince: the
+// capture reads the thread's waits once (spiketrap_capture.cpp) and hands
+// this over.
+struct CallWaits {
+  uint64_t PreemptedNs; // off the CPU inside its waits (runDelayInWait)
+  // The ticks the thread waited from From (inside the call) to its end.
+  uint64_t (*TicksSince)(const void *Waits, uint64_t From);
+  const void *Waits;
+};
 
 // Where the report's preemption comes from (JSON runs[].preemption).
 enum class PreemptionSource : uint8_t {
@@ -74,49 +91,52 @@ void runDelayWatchSelf(ThreadState &T, uint64_t Start, uint64_t Now,
 // callee's code. One clock read (~1 us).
 bool runDelayExplains(const ThreadState &T, uint64_t Start, uint64_t Now,
                       uint64_t Threshold);
-// For recordSpike, on T's own thread (async-signal-safe): how long T waited
-// for a CPU in its call open from Start to End, at least, into Ns (with what
-// its interposed waits found: runDelayInWait). False: not measured (no
+// For a spike's capture, on T's own thread (async-signal-safe): how long T
+// waited for a CPU in its call open from Start to End, at least, into Ns
+// (with what its interposed waits found, Waits). False: not measured (no
 // reading of the watcher inside the call nor a wait that found some, or
 // off).
-bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End, uint64_t &Ns);
-// An interposed wait W on T's own thread ran from W.Start to End, at least
+bool runDelaySince(ThreadState &T, uint64_t Start, uint64_t End,
+                   const CallWaits &Waits, uint64_t &Ns);
+// An interposed wait on T's own thread ran from Start to End, at least
 // kLongWaitNs: the part of it its thread was off the CPU without sleeping
 // (preempted inside a read or a write that does not block: no voluntary
-// context switch since the reading of its CPU time W kept), in ticks; 0
+// context switch since the reading Base kept at its start), in ticks; 0
 // when not known. Reads T's CPU time and getrusage(RUSAGE_THREAD), which
 // are T's next reading. Only with run delays on (kernel_events=1 counts
 // preemption itself).
 constexpr uint64_t kLongWaitNs = 200000;
-uint64_t runDelayInWait(ThreadState &T, const WaitScope &W, uint64_t End);
+uint64_t runDelayInWait(ThreadState &T, uint64_t Start, const CpuReading &Base,
+                        uint64_t End);
 // How old T's last reading may be when a noted wait begins, in ticks
 // (kCpuBaseNs; UINT64_MAX: run delays off): an older one is read again
 // there (runDelayWaitBegins), so a long wait's measure is off by at most
 // that much CPU time before it, for two system calls (~1 us) per 500 us at
 // most.
 constexpr uint64_t kCpuBaseNs = 500000;
-// A noted wait W begins (W.Start read): reads T's CPU time again if its last
-// reading is older than that, and keeps the reading in W (inline: on every
-// noted wait; a few loads and stores).
+// A noted wait begins at Start: reads T's CPU time again if its last
+// reading is older than that, and keeps the reading in Base (inline: on
+// every noted wait; a few loads and stores).
 extern uint64_t CpuBaseTicks;
-void runDelayReadCpuBase(ThreadState &T, WaitScope &W);
-SPIKETRAP_ALWAYS_INLINE void runDelayWaitBegins(ThreadState &T, WaitScope &W) {
-  W.BaseAt = 0;
+void runDelayReadCpuBase(ThreadState &T, uint64_t Start, CpuReading &Base);
+SPIKETRAP_ALWAYS_INLINE void runDelayWaitBegins(ThreadState &T, uint64_t Start,
+                                                CpuReading &Base) {
+  Base.At = 0;
   const RunDelayMark &M = T.CpuBase;
   uint64_t At = __atomic_load_n(&M.At, __ATOMIC_RELAXED);
-  if (SPIKETRAP_UNLIKELY(W.Start - At >
+  if (SPIKETRAP_UNLIKELY(Start - At >
                          __atomic_load_n(&CpuBaseTicks, __ATOMIC_RELAXED))) {
-    runDelayReadCpuBase(T, W);
+    runDelayReadCpuBase(T, Start, Base);
     return;
   }
   // A tick's reading that interrupts the copy changes At: none then. (Run
   // delays off: At stays 0, and Start - 0 is never over UINT64_MAX.)
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  W.BaseCpuNs = M.CpuNs;
-  W.BaseBlocked = M.Blocked;
+  Base.CpuNs = M.CpuNs;
+  Base.Blocked = M.Blocked;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   if (At == __atomic_load_n(&M.At, __ATOMIC_RELAXED))
-    W.BaseAt = At;
+    Base.At = At;
 }
 // T's sampling tick read its CPU time (CpuNs) and voluntary context
 // switches (Blocked) at At: the next long wait compares with it.

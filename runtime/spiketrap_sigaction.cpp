@@ -14,11 +14,11 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_sigaction.h"
 #include "spiketrap_adaptive.h"
+#include "spiketrap_capture.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
-#include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_signal.h"
 #include "spiketrap_spikes.h"
@@ -189,13 +189,7 @@ void handlerEnds(ThreadState &T, uint32_t N, const Delivery &D, uintptr_t Fn) {
     std::atomic_signal_fence(std::memory_order_seq_cst);
     T.Depth = Floor + 1;
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    IdleVerdict V = judgeIdle(T, Floor + 1, End);
-    if (V != IdleVerdict::Drop) {
-      RunDelay P = {};
-      P.Has = runDelaySince(T, Start, End, P.Ns);
-      recordSpike(T, Floor + 1, End, SpikeCandidates(), P, false,
-                  V == IdleVerdict::RecordIdle);
-    }
+    captureSpike(T, Floor + 1, End, SpikeFrom::Handler);
     std::atomic_signal_fence(std::memory_order_seq_cst);
     T.Depth = Floor;
   }

@@ -129,7 +129,7 @@ void prefault(uint64_t Upto) {
   while (Have < Upto && Have < ArenaSize) {
     uint64_t Want = Have + kPrefault < ArenaSize ? Have + kPrefault : ArenaSize;
     if (!__atomic_compare_exchange_n(&Prefaulted, &Have, Want, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
       continue; // another thread took this chunk; Have is reloaded
     populate(Arena + Have, Want - Have);
     populateSlots(Have, Want);
@@ -159,7 +159,7 @@ int warmSegment(dl_phdr_info *Info, size_t, void *Addr) {
 }
 
 void warmCode() {
-  iterateObjects(warmSegment, reinterpret_cast<void *>(&recordSpike));
+  iterateObjects(warmSegment, reinterpret_cast<void *>(&commit));
 }
 } // namespace
 
@@ -190,10 +190,6 @@ void spikesInit(uint64_t Bytes, bool Idle) {
 uint64_t frameNumber;
 
 namespace {
-// A spike of D, Ticks long without its idle waits, has no record: the
-// arena was full of longer ones, or a longer one replaced it.
-void noteLost(const spiketrap_desc *D, uint64_t Ticks);
-
 // Finds the next slot from I (below N) whose bucket byte is V, or N: a
 // word at a time. The bytes change under it (other replacers): a candidate
 // is checked again before it is claimed.
@@ -262,8 +258,8 @@ SpikeRecord *replace(uint64_t Size, uint64_t Key) {
       if (uint64_t(Rooms[I].Size8) * 8 < Size ||
           __atomic_load_n(&Keys[I], __ATOMIC_RELAXED) >= Key)
         continue;
-      auto *R = reinterpret_cast<SpikeRecord *>(Arena +
-                                                uint64_t(Rooms[I].Off8) * 8);
+      auto *R =
+          reinterpret_cast<SpikeRecord *>(Arena + uint64_t(Rooms[I].Off8) * 8);
       uint32_t Want = kComplete;
       if (!__atomic_compare_exchange_n(&R->Committed, &Want, kReplacing, false,
                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
@@ -318,22 +314,9 @@ SpikeRecord *bump(uint64_t Size) {
   return R;
 }
 
-// What a record holds besides its levels: Messages messages, Recent recent
-// calls, (Kernel) the kernel's events per level, Sampled frames.
-struct Extras {
-  uint32_t Messages = 0, Recent = 0;
-  bool Kernel = false;
-  uint32_t Sampled = 0;
-};
+} // namespace
 
-// Reserves a record of Levels levels and E; null when the arena is full of
-// longer spikes. Key() gives the spike's activeTicks (asked only when the
-// arena is full; 0: never replaces). *Replacing: it takes a replaced
-// record's room (commit says when it is done), which holds its levels and
-// of E what fits, in this order: samples, messages, kernel events, recent
-// calls (E says what is left).
-template <typename KeyFn>
-SpikeRecord *reserve(const KeyFn &Key, bool *Replacing, uint32_t Levels,
+SpikeRecord *reserve(uint64_t Key, bool *Replacing, uint32_t Levels,
                      Extras &E) {
   auto Round = [](uint64_t N) { return (N + 7) & ~uint64_t(7); };
   uint64_t Core = offsetof(SpikeRecord, Level) + Levels * sizeof(SpikeLevel);
@@ -345,7 +328,7 @@ SpikeRecord *reserve(const KeyFn &Key, bool *Replacing, uint32_t Levels,
   *Replacing = false;
   if (!__atomic_load_n(&Full, __ATOMIC_RELAXED))
     R = bump(Round(Core + Sampled + Messages + Kernel + Recent));
-  if (!R && Core <= ArenaSize && (R = replace(Round(Core), Key()))) {
+  if (!R && Core <= ArenaSize && (R = replace(Round(Core), Key))) {
     *Replacing = true;
     uint64_t Left = R->Size - Core;
     auto Fits = [&](uint64_t Bytes) {
@@ -384,8 +367,6 @@ SpikeRecord *reserve(const KeyFn &Key, bool *Replacing, uint32_t Levels,
   return R;
 }
 
-// Names the thread and publishes the record; one that replaced another
-// (Replacing) is a candidate for replacement again, under its own key.
 void commit(ThreadState &T, SpikeRecord *R, bool Replacing) {
   R->Tid = T.Tid;
   threadNameForSpike(T);
@@ -410,48 +391,21 @@ void commit(ThreadState &T, SpikeRecord *R, bool Replacing) {
     __atomic_store_n(&Buckets[R->Slot], uint8_t(B + 1), __ATOMIC_RELEASE);
   }
   __atomic_store_n(&R->Committed, kComplete, __ATOMIC_RELEASE);
-  if (Replacing)
+  if (Replacing) {
     __atomic_fetch_sub(&Gate, 1, __ATOMIC_RELEASE);
-}
-} // namespace
-
-namespace {
-// Fills R with the Depth open frames of T, the last of which ends at End,
-// and their live messages (Messages of them).
-void fillRecord(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
-                uint32_t Messages) {
-  R->End = End;
-  // Handlers left by siglongjmp are dropped first, judged by the spiking call.
-  uint32_t Floor = signalFloor(T, uintptr_t(T.Frames[Depth - 1].Addr));
-  R->Signo = T.NumSignals ? T.Signals[T.NumSignals - 1].Signo : 0;
-  R->SignalLevel = Floor;
-  for (uint32_t I = 0; I < Depth; ++I) {
-    const Frame &F = T.Frames[I];
-    R->Level[I] = {F.Desc, F.Start, resolvedThreshold(F.Threshold),
-                   F.ChildTicks, 0, 0};
+    return;
   }
-  // How much of each level was spent waiting, idle or held up, and on what.
-  WaitSummary W;
-  sumWaits(T, R->Level, Depth, End, T.Tid == Pid, W);
-  R->LongestWaitTicks = W.LongestTicks;
-  R->LongestWaitDesc = W.LongestDesc;
-  R->LongestWaitCall = W.LongestCall;
-  R->WaitLowerBound = W.LowerBound;
-  R->LongestWaitIdle = W.LongestIdle;
-  // Bounded copies: the pool slots are reused once their frame is gone.
-  auto *M = const_cast<SpikeMessage *>(R->messages());
-  uint32_t N = 0;
-  for (const MessageSlot &S : T.Messages)
-    if (N < Messages && liveMessage(T, S, Depth)) {
-      M[N].Level = S.Level;
-      M[N].Kind = S.Kind;
-      __builtin_memcpy(M[N].Text, S.Text, kMessageBytes);
-      M[N++].Text[kMessageBytes - 1] = 0;
-    }
-  R->NumMessages = N;
+  // The next records' pages, now rather than inside a later spike (a room
+  // keeps its place and size, whoever holds it).
+  prefault(recordOffset(R) + R->Size + kPrefault / 2);
 }
 
-} // namespace
+uint64_t recordOffset(const SpikeRecord *R) {
+  return uint64_t(reinterpret_cast<const char *>(R) - Arena);
+}
+
+bool onMainThread(const ThreadState &T) { return T.Tid == Pid; }
+bool recordIdleCalls() { return RecordIdle; }
 
 namespace {
 // D's entry in a table of functions (an open-addressed hash of descriptors,
@@ -463,9 +417,9 @@ Entry *entryFor(Entry (&Table)[N], const spiketrap_desc *D) {
   for (uint32_t I = 0; I < N; ++I) {
     Entry &F = Table[(H + I) % N];
     const spiketrap_desc *Have = __atomic_load_n(&F.Desc, __ATOMIC_ACQUIRE);
-    if (!Have && __atomic_compare_exchange_n(&F.Desc, &Have, D, false,
-                                             __ATOMIC_ACQ_REL,
-                                             __ATOMIC_ACQUIRE))
+    if (!Have &&
+        __atomic_compare_exchange_n(&F.Desc, &Have, D, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
       Have = D;
     if (Have == D)
       return &F;
@@ -487,9 +441,9 @@ IdleFunction IdleTable[kIdleFunctions];
 uint64_t IdleCalls;
 LostFunction LostTable[kLostFunctions];
 
-// A call of D was over its threshold only by Ticks of idle waiting, mostly
-// in Call: count it (a function that finds the table full is counted in the
-// total only).
+} // namespace
+
+// A function that finds the table full is counted in the total only.
 void noteIdle(const spiketrap_desc *D, uint64_t Ticks, uint32_t Call) {
   __atomic_fetch_add(&IdleCalls, 1, __ATOMIC_RELAXED);
   if (IdleFunction *F = entryFor(IdleTable, D)) {
@@ -505,114 +459,10 @@ void noteLost(const spiketrap_desc *D, uint64_t Ticks) {
     raiseWorst(F->WorstTicks, Ticks);
   }
 }
-} // namespace
 
 const LostFunction *lostFunctions() { return LostTable; }
-const IdleFunction *idleFunctions() { return IdleTable; }
+IdleFunction *idleFunctions() { return IdleTable; }
 uint64_t idleCalls() { return __atomic_load_n(&IdleCalls, __ATOMIC_RELAXED); }
-
-namespace {
-// Whether the hang watchdog reported the open call F of T as hung: its return
-// is recorded, idle or not, so the report says how long it took (the
-// watchdog's fields, read racily: a stale value only records an idle call).
-SPIKETRAP_RACY_READER bool reportedHung(const ThreadState &T, const Frame &F) {
-  return SPIKETRAP_RACY(T.Watch.Desc) == F.Desc &&
-         SPIKETRAP_RACY(T.Watch.Start) == F.Start;
-}
-} // namespace
-
-IdleVerdict judgeIdle(ThreadState &T, uint32_t Depth, uint64_t End) {
-  const Frame &Call = T.Frames[Depth - 1];
-  uint32_t IdleCall;
-  uint64_t Idle = idleTicks(T, Depth, End, T.Tid == Pid, &IdleCall);
-  if (!Idle || End - Call.Start - Idle > resolvedThreshold(Call.Threshold))
-    return IdleVerdict::Spike;
-  noteIdle(Call.Desc, End - Call.Start, IdleCall);
-  return RecordIdle || reportedHung(T, Call) ? IdleVerdict::RecordIdle
-                                             : IdleVerdict::Drop;
-}
-
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
-                 const SpikeCandidates &Candidates, RunDelay Preempted,
-                 bool Unwound, bool Idle) {
-  uint32_t Messages = 0;
-  for (const MessageSlot &S : T.Messages)
-    Messages += liveMessage(T, S, Depth);
-  uint32_t Recent = recentCount(T);
-  // Where the samples taken while it ran agree its time went.
-  SampledFrame Sampled[kMaxSampled];
-  SampledStats Stats;
-  uint32_t NumSampled = sampledChain(T, Depth - 1, End, Sampled, Stats);
-  // The frames between its timed levels: its callers are still on the
-  // stack (not when an exception or a longjmp left it).
-  if (!Unwound)
-    NumSampled = framesAbove(T, Depth - 1, Sampled, NumSampled);
-  // No switched-off callee named: those the watcher timed again while it
-  // ran (sample=1: it saw the call past its threshold in its own time).
-  SpikeCandidates Named = Candidates;
-  if (!Named.Num)
-    Named.Num = samplerRearmed(T, Depth - 1, Named.Desc);
-  // How late it was (activeTicks), for a full arena to weigh it against
-  // the records it holds, before the record that sums its waits.
-  const Frame &Top = T.Frames[Depth - 1];
-  uint64_t Key = 0;
-  auto KeyOf = [&] {
-    if (!Key) {
-      uint32_t Call;
-      uint64_t Dur = End - Top.Start,
-               Idle = idleTicks(T, Depth, End, T.Tid == Pid, &Call);
-      Key = Idle < Dur ? Dur - Idle : 1;
-    }
-    return Key;
-  };
-  bool Replacing;
-  Extras E = {Messages, Recent, T.Kernel != nullptr, NumSampled};
-  SpikeRecord *R = reserve(KeyOf, &Replacing, Depth, E);
-  if (!R) {
-    noteLost(Top.Desc, KeyOf());
-    return;
-  }
-  fillRecord(T, R, Depth, End, E.Messages);
-  R->NumRecent =
-      recentCopy(T, const_cast<RecentCall *>(R->recent()), E.Recent);
-  R->HasKernel = E.Kernel && sumKernelEvents(T, R->Level, Depth, End,
-                                             const_cast<KernelLevel *>(
-                                                 R->kernel()));
-  __builtin_memcpy(const_cast<SampledFrame *>(R->sampled()), Sampled,
-                   E.Sampled * sizeof(SampledFrame));
-  if (E.Sampled == NumSampled) // no room for the frames: none of their stats
-    R->Sampled = Stats;
-  R->NumCandidates = Named.Num;
-  R->Unwound = Unwound;
-  R->Idle = Idle;
-  R->RunDelayNs = Preempted.Ns;
-  R->HasRunDelay = Preempted.Has;
-  __builtin_memcpy(R->Candidates, Named.Desc,
-                   Named.Num * sizeof(Named.Desc[0]));
-  commit(T, R, Replacing);
-  // The next records' pages, now rather than inside a later spike (a room
-  // keeps its place and size, whoever holds it).
-  if (!Replacing)
-    prefault(uint64_t(reinterpret_cast<char *>(R) - Arena) + R->Size +
-             kPrefault / 2);
-}
-
-void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
-                      uint64_t Start, uint64_t End, uint64_t Budget,
-                      uint64_t Frame) {
-  bool Replacing;
-  Extras None;
-  SpikeRecord *R = reserve([&] { return End - Start; }, &Replacing, 1, None);
-  if (!R) {
-    noteLost(Desc, End - Start);
-    return;
-  }
-  R->End = End;
-  R->Frame = Frame;
-  R->IsFrame = 1;
-  R->Level[0] = {Desc, Start, Budget, 0, 0, 0};
-  commit(T, R, Replacing);
-}
 
 void threadDisplayName(const ThreadState &T, char *Out) {
   // A name set through the API wins; else the main thread is reported as
@@ -624,58 +474,6 @@ void threadDisplayName(const ThreadState &T, char *Out) {
     __builtin_memcpy(Out, "main", 5);
   else
     threadKernelName(T, Out);
-}
-
-SPIKETRAP_RACY_READER uint32_t snapshotStack(const ThreadState &T,
-                                             SpikeLevel *Out,
-                                             uint64_t *CallsOut,
-                                             uint32_t *Past) {
-  for (int Try = 0; Try < 4; ++Try) {
-    uint64_t Calls = SPIKETRAP_RACY(T.Calls);
-    uint32_t Depth = SPIKETRAP_RACY(T.Depth);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (Depth > kMaxDepth && !Past)
-      return 0; // past the capacity the innermost frames are not kept
-    uint32_t Kept = Depth < kMaxDepth ? Depth : kMaxDepth;
-    uint32_t Copied = 0;
-    for (; Copied < Kept; ++Copied) {
-      const Frame &F = T.Frames[Copied];
-      // An entry hook midway (its thread preempted there): the frame's start
-      // is not written yet. The stack ends above it.
-      if (uintptr_t(SPIKETRAP_RACY(F.Addr)) == kUnderConstruction)
-        break;
-      uint64_t Thr = SPIKETRAP_RACY(F.Threshold);
-      Out[Copied] = {SPIKETRAP_RACY(F.Desc), SPIKETRAP_RACY(F.Start),
-                     resolvedThreshold(Thr), SPIKETRAP_RACY(F.ChildTicks), 0,
-                     0};
-    }
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    // No call meanwhile and the same depth: every frame copied was open and
-    // unchanged (a frame is only rewritten by the call that pushes it).
-    if (SPIKETRAP_RACY(T.Calls) == Calls && SPIKETRAP_RACY(T.Depth) == Depth) {
-      if (CallsOut)
-        *CallsOut = Calls;
-      if (Past)
-        *Past = Depth - Kept;
-      return Copied;
-    }
-  }
-  return 0;
-}
-
-uint64_t recordHang(ThreadState &T, const SpikeLevel *Level, uint32_t Levels,
-                    uint64_t Now) {
-  bool Replacing;
-  Extras None;
-  SpikeRecord *R = reserve([&] { return Now - Level[Levels - 1].Start; },
-                           &Replacing, Levels, None);
-  if (!R)
-    return UINT64_MAX;
-  R->End = Now;
-  R->Hang = 1;
-  __builtin_memcpy(R->Level, Level, Levels * sizeof(SpikeLevel));
-  commit(T, R, Replacing);
-  return uint64_t(reinterpret_cast<char *>(R) - Arena);
 }
 
 SpikeReader::SpikeReader() {
@@ -778,13 +576,12 @@ const spiketrap_desc *copyDesc(const spiketrap_desc *D) {
   // Addresses, not offsets: the copy lives elsewhere (no extension, no
   // callees: they were relative to the unloaded object; a symbol's copy
   // stays one).
-  C->Desc = {*D, __spiketrap_desc_line(D), Name, File, nullptr,
-             *__spiketrap_desc_state(D)};
+  C->Desc = {*D,      __spiketrap_desc_line(D),  Name, File,
+             nullptr, *__spiketrap_desc_state(D)};
   if (!madeForSymbol(D))
-    C->Desc.desc.flags &=
-        ((1u << SPIKETRAP_DESC_CALLEES_SHIFT) - 1) &
-        ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED |
-          SPIKETRAP_DESC_LOCATED);
+    C->Desc.desc.flags &= ((1u << SPIKETRAP_DESC_CALLEES_SHIFT) - 1) &
+                          ~(SPIKETRAP_DESC_RELATIVE | SPIKETRAP_DESC_EXTENDED |
+                            SPIKETRAP_DESC_LOCATED);
   C->Desc.desc.state = SPIKETRAP_DESC_ABS_STATE;
   C->Desc.desc.name = C->Desc.desc.callees = C->Desc.desc.entry = 0;
   C->Next = Owned;

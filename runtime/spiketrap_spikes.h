@@ -28,50 +28,39 @@ void spikesAfterForkChild();
 // copies owned by the runtime, so the report never reads unmapped memory.
 void spikesDetachRange(uintptr_t Lo, uintptr_t Hi);
 
-// Whether the call of frame Depth - 1 of T, over its threshold at End, was
-// over it only by its idle waits (a sleep, an event loop's readiness wait,
-// a worker waiting for work: spiketrap_waits.h): then it is no spike,
-// counted (idleFunctions) and recorded only when asked for (report_idle=1)
-// or when the watcher reported it hung. Decided first: adaptive mode does
-// not judge idle calls.
-enum class IdleVerdict { Spike, RecordIdle, Drop };
-IdleVerdict judgeIdle(ThreadState &T, uint32_t Depth, uint64_t End);
-
-// Records the Depth open frames of T, the last of which ends at End, with
-// the Candidates adaptive mode named for it (adaptSpike, decided first).
-// Called from __spiketrap_exit when a call runs over its threshold, and
-// with Unwound from a hook that finds the frame left by an exception or a
-// longjmp (End: then). Idle: judgeIdle's RecordIdle. RunDelay: how long
-// the thread waited for a CPU during the call (runDelaySince, read first,
-// nearest its end), when HasRunDelay.
-struct RunDelay {
-  bool Has;
-  uint64_t Ns;
+// What a record holds besides its levels: Messages messages, Recent recent
+// calls, (Kernel) the kernel's events per level, Sampled frames.
+struct Extras {
+  uint32_t Messages = 0, Recent = 0;
+  bool Kernel = false;
+  uint32_t Sampled = 0;
 };
-void recordSpike(ThreadState &T, uint32_t Depth, uint64_t End,
-                 const SpikeCandidates &Candidates, RunDelay Preempted,
-                 bool Unwound, bool Idle);
-// Records a frame (between two frame marks) that ran over its budget, as a
-// one-level spike of Desc.
-void recordFrameSpike(ThreadState &T, const spiketrap_desc *Desc,
-                      uint64_t Start, uint64_t End, uint64_t Budget,
-                      uint64_t Frame);
+// Reserves a record of Levels levels and E (its header cleared); null when
+// the arena is full of longer spikes (counted as dropped). Key: the spike's
+// activeTicks (what a full arena weighs it by; 0: it never replaces one).
+// *Replacing: it takes a replaced record's room (commit says when it is
+// done), which holds its levels and of E what fits, in this order: samples,
+// messages, kernel events, recent calls (E says what is left).
+SpikeRecord *reserve(uint64_t Key, bool *Replacing, uint32_t Levels, Extras &E);
+// Names T's thread in R and publishes it; one that replaced another
+// (Replacing) is a candidate for replacement again, under its own key.
+void commit(ThreadState &T, SpikeRecord *R, bool Replacing);
+// R's offset in the arena (what a hang record is found by later).
+uint64_t recordOffset(const SpikeRecord *R);
+
+// Whether T is the program's main thread (its waits for a result stall).
+bool onMainThread(const ThreadState &T);
+// report_idle=1: idle calls over their threshold are recorded too.
+bool recordIdleCalls();
+// A call of D was over its threshold only by Ticks of idle waiting, mostly
+// in Call: counted by function (idleFunctions).
+void noteIdle(const spiketrap_desc *D, uint64_t Ticks, uint32_t Call);
+// A spike of D, Ticks long without its idle waits, has no record: the
+// arena was full of longer ones, or a longer one replaced it.
+void noteLost(const spiketrap_desc *D, uint64_t Ticks);
+
 // The name reports give T's thread, into Out[16].
 void threadDisplayName(const ThreadState &T, char *Out);
-// Copies the open frames of T, which may be running on another thread, into
-// Out[kMaxDepth]; their number, or 0 when T kept calling while we looked.
-// *Calls: T's call count the copy is valid for. Past the capacity only the
-// outermost kMaxDepth calls have frames: with Past, those are copied and
-// *Past counts the calls open beyond them; without, 0 (the innermost call is
-// not known).
-uint32_t snapshotStack(const ThreadState &T, SpikeLevel *Out, uint64_t *Calls,
-                       uint32_t *Past = nullptr);
-// Records the Levels open frames of T that the hang watchdog copied, the
-// last of which had not returned at Now (a hang record is never replaced).
-// Returns the record's arena offset, or UINT64_MAX when the arena is full of
-// longer spikes.
-uint64_t recordHang(ThreadState &T, const SpikeLevel *Level, uint32_t Levels,
-                    uint64_t Now);
 // Frames marked so far (spiketrap_frame_mark).
 extern uint64_t frameNumber;
 
@@ -103,7 +92,7 @@ struct IdleFunction {
 constexpr uint32_t kIdleFunctions = 256;
 // The table (kIdleFunctions slots, some free) and how many idle calls there
 // were in all (those of functions past the table's room included).
-const IdleFunction *idleFunctions();
+IdleFunction *idleFunctions();
 uint64_t idleCalls();
 
 // The spikes a full arena dropped (never written, or replaced), by the

@@ -135,7 +135,7 @@ SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
     W.Start = now();
     // A reading of the thread's CPU time not long before it, for
     // runDelayInWait at its end (run delays on).
-    runDelayWaitBegins(T, W);
+    runDelayWaitBegins(T, W.Start, W.Base);
   }
 }
 
@@ -153,7 +153,7 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
   // inside a write that does not block): not a wait. Short ones pay nothing.
   uint64_t Preempted = 0;
   if (End - W.Start >= LongWaitTicks)
-    Preempted = runDelayInWait(threadState, W, End);
+    Preempted = runDelayInWait(threadState, W.Start, W.Base, End);
   if (Preempted)
     End = End - W.Start > Preempted ? End - Preempted : W.Start + 1;
   WaitRing &R = threadState.Waits;
@@ -272,15 +272,6 @@ WaitKind waitKind(uint32_t Call) {
 
 namespace {
 
-// A complete wait of the thread's ring, and how it counts.
-struct WaitCopy {
-  uint64_t Start, End;
-  const spiketrap_desc *Desc;
-  uint32_t Call;
-  bool Idle;
-  uint32_t PreemptedUs;
-};
-
 // Copies T's complete waits that end after From (at most kWaitSlots, in
 // ring order) into Out; their number.
 uint32_t copyWaits(const ThreadState &T, uint64_t From, WaitCopy *Out) {
@@ -339,74 +330,77 @@ uint64_t overlap(const WaitCopy &W, uint64_t From, uint64_t To) {
 
 } // namespace
 
-void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
-              uint64_t End, bool MainThread, WaitSummary &Out) {
-  Out = {0, nullptr, WaitNone, false, false};
+void copySpikeWaits(const ThreadState &T, uint32_t Depth, bool MainThread,
+                    SpikeWaits &Out) {
+  Out.N = 0;
+  Out.LowerBound = false;
+  if (!Depth || Depth > kMaxDepth)
+    return;
+  // The outermost call that can be reported: what a worker's wait for
+  // work is judged by.
+  uint32_t R = 0;
+  while (R < Depth && resolvedThreshold(T.Frames[R].Threshold) == kNever)
+    ++R;
+  Out.LowerBound = __atomic_load_n(&T.Waits.Evicted, __ATOMIC_RELAXED) >
+                   T.Frames[Depth - 1].Start;
+  // Waits before the spiking call's start still tell what the outer call
+  // ran.
+  Out.N = copyWaits(T, T.Frames[0].Start, Out.W);
+  classify(Out.W, Out.N, MainThread, R < Depth ? T.Frames[R].Start : 0,
+           R < Depth ? resolvedThreshold(T.Frames[R].Threshold) : 0);
+}
+
+void sumWaits(const SpikeWaits &W, SpikeLevel *Level, uint32_t N,
+              uint64_t End, WaitSummary &Out) {
+  Out = {0, nullptr, WaitNone, W.LowerBound, false};
   for (uint32_t L = 0; L < N; ++L)
     Level[L].WaitTicks = Level[L].IdleTicks = 0;
   if (!N)
     return;
   uint64_t Top = Level[N - 1].Start;
-  Out.LowerBound =
-      __atomic_load_n(&T.Waits.Evicted, __ATOMIC_RELAXED) > Top;
-  WaitCopy W[kWaitSlots];
-  uint32_t NumWaits = copyWaits(T, Level[0].Start, W);
-  uint32_t R = 0;
-  while (R < N && Level[R].Threshold == kNever)
-    ++R;
-  classify(W, NumWaits, MainThread, R < N ? Level[R].Start : 0,
-           R < N ? Level[R].Threshold : 0);
-  for (uint32_t I = 0; I < NumWaits; ++I) {
+  for (uint32_t I = 0; I < W.N; ++I) {
     // Levels start later the deeper they are: each gets the part of the
     // wait after its start.
     for (uint32_t L = 0; L < N; ++L) {
-      uint64_t Ticks = overlap(W[I], Level[L].Start, End);
+      uint64_t Ticks = overlap(W.W[I], Level[L].Start, End);
       if (!Ticks)
         break;
       Level[L].WaitTicks += Ticks;
-      if (W[I].Idle)
+      if (W.W[I].Idle)
         Level[L].IdleTicks += Ticks;
     }
-    uint64_t Ticks = overlap(W[I], Top, End);
+    uint64_t Ticks = overlap(W.W[I], Top, End);
     if (Ticks > Out.LongestTicks)
-      Out = {Ticks, W[I].Desc, W[I].Call, Out.LowerBound, W[I].Idle};
+      Out = {Ticks, W.W[I].Desc, W.W[I].Call, W.LowerBound, W.W[I].Idle};
   }
 }
 
-uint64_t waitsPreemptedNs(const ThreadState &T, uint64_t From, uint64_t To) {
-  WaitCopy W[kWaitSlots];
-  uint32_t N = copyWaits(T, From, W);
-  uint64_t Ns = 0;
-  for (uint32_t I = 0; I < N; ++I)
-    if (W[I].Start >= From && W[I].End <= To)
-      Ns += uint64_t(W[I].PreemptedUs) * 1000;
-  return Ns;
-}
-
-uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
-                   bool MainThread, uint32_t *Call) {
+uint64_t idleTicks(const SpikeWaits &W, uint64_t From, uint64_t End,
+                   uint32_t *Call) {
   *Call = WaitNone;
-  if (!Depth || Depth > kMaxDepth)
-    return 0;
-  const Frame &Top = T.Frames[Depth - 1];
-  uint32_t R = 0;
-  while (R < Depth && T.Frames[R].Threshold == kNever)
-    ++R;
-  uint64_t RThreshold = 0;
-  if (R < Depth)
-    RThreshold = resolvedThreshold(T.Frames[R].Threshold);
-  WaitCopy W[kWaitSlots];
-  // Waits before the top frame's start still tell what the outer call ran.
-  uint32_t N = copyWaits(T, R < Depth ? T.Frames[R].Start : Top.Start, W);
-  classify(W, N, MainThread, R < Depth ? T.Frames[R].Start : 0, RThreshold);
   uint64_t Idle = 0, Longest = 0;
-  for (uint32_t I = 0; I < N; ++I)
-    if (uint64_t Ticks = W[I].Idle ? overlap(W[I], Top.Start, End) : 0) {
+  for (uint32_t I = 0; I < W.N; ++I)
+    if (uint64_t Ticks = W.W[I].Idle ? overlap(W.W[I], From, End) : 0) {
       Idle += Ticks;
       if (Ticks > Longest)
-        Longest = Ticks, *Call = W[I].Call;
+        Longest = Ticks, *Call = W.W[I].Call;
     }
   return Idle;
+}
+
+uint64_t waitTicks(const SpikeWaits &W, uint64_t From, uint64_t End) {
+  uint64_t Ticks = 0;
+  for (uint32_t I = 0; I < W.N; ++I)
+    Ticks += overlap(W.W[I], From, End);
+  return Ticks;
+}
+
+uint64_t waitsPreemptedNs(const SpikeWaits &W, uint64_t From, uint64_t To) {
+  uint64_t Ns = 0;
+  for (uint32_t I = 0; I < W.N; ++I)
+    if (W.W[I].Start >= From && W.W[I].End <= To)
+      Ns += uint64_t(W.W[I].PreemptedUs) * 1000;
+  return Ns;
 }
 
 SPIKETRAP_MINSIZE_END

@@ -13,27 +13,14 @@
 
 #include "spiketrap.h"
 #include "spiketrap_defs.h"
+#include "spiketrap_rundelay.h"
+#include "spiketrap_thread.h"
 
 #include <stdint.h>
 #include <type_traits>
 
-// Sanitizers intercept these same functions; a definition of ours would
-// hide their interceptors from the program (TSan would stop seeing locks).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SPIKETRAP_INTERPOSE_WAITS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
-    __has_feature(memory_sanitizer)
-#define SPIKETRAP_INTERPOSE_WAITS 0
-#endif
-#endif
-#ifndef SPIKETRAP_INTERPOSE_WAITS
-#define SPIKETRAP_INTERPOSE_WAITS 1
-#endif
-
 namespace __spiketrap {
 
-struct ThreadState;
 struct SpikeLevel;
 
 // Kind ids of the interposed calls, in spiketrap_waits.inc's order; 0: none.
@@ -65,27 +52,51 @@ struct WaitSummary {
   uint64_t LongestTicks;
   const spiketrap_desc *LongestDesc; // the function it was waited from
   uint32_t LongestCall;              // WaitCall; WaitNone: no wait
-  bool LowerBound; // the ring wrapped during the call: waits were lost
+  bool LowerBound;  // the ring wrapped during the call: waits were lost
   bool LongestIdle; // the longest wait was idle
 };
 
-// Sums T's waits inside each of the N levels (their Start to End) into
+// A complete wait of a thread's ring, and how it counts.
+struct WaitCopy {
+  uint64_t Start, End;
+  const spiketrap_desc *Desc;
+  uint32_t Call;
+  bool Idle;
+  uint32_t PreemptedUs;
+};
+
+// A thread's waits as one spike reads them, once (spiketrap_capture.cpp):
+// those that ended after its outermost open call began, each classified
+// (waitKind) for the outermost of its open calls that can be reported.
+struct SpikeWaits {
+  WaitCopy W[kWaitSlots];
+  uint32_t N;
+  bool LowerBound; // the ring wrapped during the spiking call: waits lost
+};
+
+// Copies and classifies the waits of T, whose open call at Depth - 1 is
+// the spike. MainThread: T is the program's main thread. On T's own thread.
+void copySpikeWaits(const ThreadState &T, uint32_t Depth, bool MainThread,
+                    SpikeWaits &Out);
+
+// Sums the waits inside each of the N levels (their Start to End) into
 // Level[I].WaitTicks, the idle ones also into Level[I].IdleTicks, and
-// describes the last level's longest wait. MainThread: T is the program's
-// main thread. On T's own thread (recordSpike).
-void sumWaits(const ThreadState &T, SpikeLevel *Level, uint32_t N,
-              uint64_t End, bool MainThread, WaitSummary &Out);
+// describes the last level's longest wait.
+void sumWaits(const SpikeWaits &W, SpikeLevel *Level, uint32_t N, uint64_t End,
+              WaitSummary &Out);
 
-// The idle time (above) inside T's open call at Depth - 1 from its start to
-// End, and the call it mostly idled in (*Call). On T's own thread, before a
-// spike is recorded: a call that is over its threshold only by its idle
-// time is not a spike.
-uint64_t idleTicks(const ThreadState &T, uint32_t Depth, uint64_t End,
-                   bool MainThread, uint32_t *Call);
+// The idle time (above) from From to End, and the call it mostly idled in
+// (*Call): a call that is over its threshold only by its idle time is no
+// spike.
+uint64_t idleTicks(const SpikeWaits &W, uint64_t From, uint64_t End,
+                   uint32_t *Call);
 
-// The time T's waits that began at or after From and ended by To were
-// preempted (WaitRing::PreemptedUs), in ns. On T's own thread.
-uint64_t waitsPreemptedNs(const ThreadState &T, uint64_t From, uint64_t To);
+// All waiting from From to End, in ticks.
+uint64_t waitTicks(const SpikeWaits &W, uint64_t From, uint64_t End);
+
+// The time the waits that began at or after From and ended by To were
+// preempted (WaitRing::PreemptedUs), in ns.
+uint64_t waitsPreemptedNs(const SpikeWaits &W, uint64_t From, uint64_t To);
 
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
@@ -104,10 +115,9 @@ struct WaitScope {
   uint64_t Start;             // ticks
   uint32_t Call;              // WaitCall
   bool Marked;                // counted in the thread's InWait
-  // The thread's last reading of its CPU time before the wait (CpuBase),
-  // kept here: a tick between the wait's end and its bookkeeping reads
-  // again. BaseAt 0: none.
-  uint64_t BaseAt, BaseCpuNs, BaseBlocked;
+  // The thread's last reading of its CPU time before the wait (CpuBase,
+  // runDelayWaitBegins).
+  CpuReading Base;
 };
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_watchdog.h"
 #include "spiketrap_api.h"
+#include "spiketrap_capture.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_registry.h"
