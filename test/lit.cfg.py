@@ -58,7 +58,7 @@ san = ""
 if config.spiketrap_sanitize:
     # A sanitized runtime may keep C++ library calls the plain build inlines:
     # C programs then need -lstdc++ (the plain runtime does not, see
-    # e2e/runtime-exports.test).
+    # link/runtime-exports.test).
     # -fsanitize=function claims the bytes before each function that a
     # patchable site needs (such functions get a thunk: ir/sites-claimed.ll);
     # the programs leave it out so their sites are tested under the others.

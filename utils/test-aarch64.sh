@@ -3,8 +3,9 @@
 # qemu-aarch64 (README, "AArch64"). The host build's clang and plugin compile
 # the tests' programs with --target=aarch64-linux-gnu; they link the runtime
 # of a runtime-only build (${BUILD_DIR}-aarch64) and run under qemu with the
-# Debian cross sysroot. Arguments: lit test paths (default: test/e2e,
-# test/runtime, test/api, test/adaptive, test/sites).
+# Debian cross sysroot. Arguments: lit test paths (default: test/selection,
+# test/options, test/spikes, test/link, test/house, test/runtime, test/api,
+# test/adaptive, test/sites).
 # Installs its packages with utils/setup.sh; when they cannot be had, says
 # so and exits 0.
 set -euo pipefail
@@ -30,7 +31,8 @@ ninja -C "$CROSS_DIR" -j "${JOBS:-$(nproc)}"
 build=$(cd "$BUILD_DIR" && pwd) cross=$(cd "$CROSS_DIR" && pwd)
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64)
 lit=$(sed -n 's/^SPIKETRAP_LIT:FILEPATH=//p' "$BUILD_DIR/CMakeCache.txt")
-[ $# -gt 0 ] || set -- test/e2e test/runtime test/api test/adaptive test/sites
+[ $# -gt 0 ] || set -- test/selection test/options test/spikes test/link test/house \
+  test/runtime test/api test/adaptive test/sites
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 status=0

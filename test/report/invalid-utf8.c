@@ -5,7 +5,7 @@
 // RUN: %spiketrap_report convert --to trace -o %t.d/t.json %t.d/r.json
 // RUN: %spiketrap_report convert --to html -o %t.d/r.html %t.d/r.json
 // RUN: python3 -m json.tool %t.d/t.json > /dev/null
-// RUN: python3 -c "import sys; t = open(sys.argv[1], encoding='utf-8').read(); print('html ok')" %t.d/r.html | FileCheck %s --check-prefix=HTML
+// RUN: python3 %S/../Inputs/check_utf8.py %t.d/r.html | FileCheck %s --check-prefix=HTML
 
 // Bytes that are not UTF-8 (a surrogate, overlong forms, a code point above
 // U+10FFFF, 0xF5-0xFF leads) in argv and a thread name become U+FFFD in the
@@ -25,5 +25,5 @@ int main(int argc, char **argv) {
 
 // CHECK: "command_line": [
 // CHECK: "\ufffd\ufffd\ufffd \ufffd\ufffd \ufffd\ufffd\ufffd\ufffd \ufffd\ufffd \ufffd\ufffd\ufffd ok\u00e9"
-// HTML: html ok
+// HTML: utf-8 ok
 // CHECK: "thread": "\ufffd\ufffd\ufffd \ufffd\ufffd

@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap -mllvm -spiketrap-instrument-all -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=sample=0:report=none:report_json=%t.json %t arg1 2>&1 | count 0
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: python3 -m json.tool %t.json | FileCheck %s
 
 // The JSON report (report_json=) passes the documented schema

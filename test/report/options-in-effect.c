@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report=none:report_json=%t.json:report_signal=INT:recent_calls=5000:threshold=2xs %run %t 2> %t.err
-// RUN: python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["runs"][0]["options"]; print(*("%%s=%%s" %% (k, o[k]) for k in ("report_signal", "recent_calls", "threshold")))' %t.json | FileCheck %s
+// RUN: python3 %S/../Inputs/report_json.py options %t.json report_signal recent_calls threshold | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 
 // The JSON report's "options" are the values in effect: a value the runtime

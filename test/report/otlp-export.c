@@ -5,7 +5,7 @@
 // RUN: python3 %S/Inputs/check_otlp.py %t.a.otlp | FileCheck %s
 // RUN: %spiketrap_report export --format otlp %t.d > %t.b.otlp
 // RUN: cmp %t.a.otlp %t.b.otlp
-// RUN: python3 -c "import json,sys; [print(len(json.loads(l)['resourceSpans'][0]['scopeSpans'][0]['spans'])) for l in open(sys.argv[1])]" %t.a.otlp | FileCheck %s --check-prefix=SPANS
+// RUN: python3 %S/../Inputs/otlp_span_counts.py %t.a.otlp | FileCheck %s --check-prefix=SPANS
 // RUN: not %spiketrap_report export --format otlp -o %t.d/no/such/dir.json %t.d/r.json 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 
 // export --format otlp writes OTLP/JSON traces as the Collector's

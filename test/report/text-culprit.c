@@ -2,7 +2,7 @@
 // RUN: env SPIKETRAP_OPTIONS=sample=0:threshold=20ms:report_json=%t.json %t 2>&1 | FileCheck %s
 // RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: %spiketrap_report summary %t.json | FileCheck %s --check-prefix=TOOL
-// RUN: python3 -c "import json, sys; r = json.load(open(sys.argv[1])); n = lambda f: r['functions'][f]['name']; [print(n(s['function']), '->', n(s['culprit']['function']), s['culprit']['how'], 'own' if s['culprit']['spike'] == s['id'] else 'of %%s' %% n(r['spikes'][s['culprit']['spike']]['function'])) for s in r['spikes']]" %t.json | FileCheck %s --check-prefix=JSON
+// RUN: python3 %S/../Inputs/report_json.py culprits %t.json | FileCheck %s --check-prefix=JSON
 
 // Culprit first: a chain of callers that spiked only because a callee did
 // is one row of the summary, named by the callee whose own time it was,

@@ -2,7 +2,7 @@
 // RUN: env SPIKETRAP_OPTIONS=sample=0:threshold=200us:report_json=%t.json %t 2>&1 | FileCheck %s
 // RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: %spiketrap_report summary %t.json | FileCheck %s --check-prefix=TOOL
-// RUN: python3 -c "import json, sys; r = json.load(open(sys.argv[1])); [print(r['functions'][s['function']]['name'], s.get('whole_run', False)) for s in r['spikes']]" %t.json | FileCheck %s --check-prefix=JSON
+// RUN: python3 %S/../Inputs/report_json.py whole-run %t.json | FileCheck %s --check-prefix=JSON
 
 // A call that lasts the whole run (a benchmark's run() joining the thread
 // that does the work) is the program's driver, not a stutter: its row

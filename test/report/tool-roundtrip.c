@@ -2,17 +2,17 @@
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: env SPIKETRAP_OPTIONS="report=none report_json=%t.dir/a.json" %t 1
 // RUN: env SPIKETRAP_OPTIONS="report=none report_json=%t.dir/b.json" %t 3
-// RUN: %S/../../utils/spiketrap-report summary %t.dir/a.json | FileCheck %s --check-prefix=SUMMARY
-// RUN: %S/../../utils/spiketrap-report summary --thread loader --function read_ %t.dir/b.json | FileCheck %s --check-prefix=FILTER
-// RUN: %S/../../utils/spiketrap-report summary --min-duration 10s %t.dir/b.json | FileCheck %s --check-prefix=LONG
-// RUN: %S/../../utils/spiketrap-report convert --to folded %t.dir/a.json | FileCheck %s --check-prefix=FOLDED
-// RUN: %S/../../utils/spiketrap-report convert --to trace -o %t.dir/ab.trace.json %t.dir/a.json %t.dir/b.json
+// RUN: %spiketrap_report summary %t.dir/a.json | FileCheck %s --check-prefix=SUMMARY
+// RUN: %spiketrap_report summary --thread loader --function read_ %t.dir/b.json | FileCheck %s --check-prefix=FILTER
+// RUN: %spiketrap_report summary --min-duration 10s %t.dir/b.json | FileCheck %s --check-prefix=LONG
+// RUN: %spiketrap_report convert --to folded %t.dir/a.json | FileCheck %s --check-prefix=FOLDED
+// RUN: %spiketrap_report convert --to trace -o %t.dir/ab.trace.json %t.dir/a.json %t.dir/b.json
 // RUN: python3 %S/Inputs/check_trace.py %t.dir/ab.trace.json | FileCheck %s --check-prefix=TRACE
-// RUN: %S/../../utils/spiketrap-report merge -o %t.dir/ab.json %t.dir/a.json %t.dir/b.json
-// RUN: %S/../../utils/spiketrap-report validate %t.dir/ab.json | FileCheck %s --check-prefix=VALID
-// RUN: %S/../../utils/spiketrap-report summary %t.dir/ab.json | FileCheck %s --check-prefix=MERGED
-// RUN: %S/../../utils/spiketrap-report compare %t.dir/a.json %t.dir/b.json | FileCheck %s --check-prefix=COMPARE
-// RUN: %S/../../utils/spiketrap-report convert --to html -o %t.dir/ab.html %t.dir/ab.json
+// RUN: %spiketrap_report merge -o %t.dir/ab.json %t.dir/a.json %t.dir/b.json
+// RUN: %spiketrap_report validate %t.dir/ab.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report summary %t.dir/ab.json | FileCheck %s --check-prefix=MERGED
+// RUN: %spiketrap_report compare %t.dir/a.json %t.dir/b.json | FileCheck %s --check-prefix=COMPARE
+// RUN: %spiketrap_report convert --to html -o %t.dir/ab.html %t.dir/ab.json
 // RUN: FileCheck %s --check-prefix=HTML < %t.dir/ab.html
 
 // utils/spiketrap-report reads JSON reports: its summary and filters, its

@@ -3,7 +3,7 @@
 // RUN: %clang %spiketrap_all -O1 -g -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json not --crash %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: env SPIKETRAP_OPTIONS=report=none sh -c '%run %t 2>/dev/null; echo "status $?"' | FileCheck %s --check-prefix=STATUS
 // RUN: env SPIKETRAP_OPTIONS=crash_report=0 not --crash %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 

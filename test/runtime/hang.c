@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=hang_after=200ms:report_json=%t.json %run %t %t.err 2> %t.err
 // RUN: FileCheck %s < %t.err
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
 // RUN: env -u SPIKETRAP_OPTIONS %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 

@@ -3,7 +3,7 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_idle=1:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 
 // report_idle=1: idle calls over their threshold are recorded and listed as
 // spikes marked idle (text and JSON), and still counted in the idle line.

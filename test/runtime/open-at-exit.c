@@ -1,6 +1,6 @@
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2>&1 | FileCheck %s
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
 
 // Calls still open on other threads when the program exits are listed in

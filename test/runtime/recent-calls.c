@@ -1,8 +1,8 @@
 // RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=recent_calls=8:threshold=10ms:report_json=%t.json %run %t 2>&1 | FileCheck %s
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
-// RUN: python3 %S/../../utils/spiketrap-report convert --to trace %t.json | FileCheck %s --check-prefix=TRACE
+// RUN: %spiketrap_report convert --to trace %t.json | FileCheck %s --check-prefix=TRACE
 // RUN: env SPIKETRAP_OPTIONS=threshold=10ms %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 
 // recent_calls=N saves the thread's last N timed calls with each spike: the

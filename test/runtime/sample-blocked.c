@@ -1,7 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
-// RUN: python3 -c "import json,sys; s=[x for x in json.load(open(sys.argv[1]))['spikes'] if x.get('sampled',{}).get('culprit') is not None]; s=s[0]['sampled'] if s else None; print('sampled', s)" %t.json | FileCheck %s --check-prefix=JSON
+// RUN: python3 %S/../Inputs/report_json.py sampled-culprit %t.json | FileCheck %s --check-prefix=JSON
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 // UNSUPPORTED: emulated

@@ -2,7 +2,7 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms:report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/sampled.py %t.json frame | FileCheck %s --check-prefix=JSON
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 // UNSUPPORTED: emulated

@@ -2,7 +2,7 @@
 // UNSUPPORTED: emulated
 // (qemu-user is not setuid: the kernel starts it without AT_SECURE.)
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: bash %S/../e2e/Inputs/run-setuid.sh %t | FileCheck %s
+// RUN: bash %S/../Inputs/run-setuid.sh %t | FileCheck %s
 
 // A setuid program ignores SPIKETRAP_OPTIONS and removes it from its
 // environment, as glibc removes LD_*: a child it starts after making its

@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,PLAIN --implicit-check-not='in frame_work' < %t.plain
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t plain > /dev/null 2>&1
 // RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
-// RUN: python3 -c "import json, sys; r = json.load(open(sys.argv[1])); [print(f['name'], f.get('signal_handler'), f['calls'], s.get('signal')) for s in r['spikes'] for f in [r['functions'][s['function']]]]" %t.json | FileCheck %s --check-prefix=JSON
+// RUN: python3 %S/../Inputs/report_json.py signals %t.json | FileCheck %s --check-prefix=JSON
 // RUN: %spiketrap_report summary %t.json | FileCheck %s --check-prefix=SUMMARY
 // RUN: %run %t switched > %t.switched 2>&1
 // RUN: FileCheck %s --check-prefixes=CHECK,SWITCHED --implicit-check-not='in frame_work' < %t.switched

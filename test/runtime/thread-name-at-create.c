@@ -2,7 +2,7 @@
 // (Under qemu every thread carries qemu's name.)
 // RUN: %clang %spiketrap_all -O2 -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report=none:report_json=%t.json %run %t
-// RUN: python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["runs"][0]["threads"]; print(sorted(x["name"] for x in t))' %t.json | FileCheck %s
+// RUN: python3 %S/../Inputs/report_json.py thread-names %t.json | FileCheck %s
 
 // The creating thread names a new thread right after pthread_create (as
 // memcached does) while the thread registers at its first hook. It read its

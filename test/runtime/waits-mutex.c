@@ -4,7 +4,7 @@
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/waits.py %t.json cache_get --min-wait 40 --max-wait 2000 --max-running 30 --call pthread_mutex_lock --from cache_get | FileCheck %s --check-prefix=GET
 // RUN: python3 %S/Inputs/waits.py %t.json load_asset --min-wait 40 --max-wait 2000 --call pthread_mutex_lock --from cache_get | FileCheck %s --check-prefix=LOAD
-// RUN: python3 %S/../../utils/spiketrap-report validate %t.json | FileCheck %s --check-prefix=VALID
+// RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 
 // A spike that waits 60 ms for a mutex another thread holds says so: how
 // long it waited, in which call, from which function, and how little it ran

@@ -1,7 +1,8 @@
 """Runs `export --format jsonl` over one report and over a directory of
 many, and says whether the tool's peak memory stayed that of one report
-(streaming) and how many rows it wrote. Arguments: the tool, the
-directory, one report of it."""
+(streaming) and how many rows it wrote. Arguments: the command that runs
+the tool (%spiketrap_report: python3 -B and its path), the directory, one
+report of it."""
 import resource
 import subprocess
 import sys
@@ -18,8 +19,8 @@ def peak_mb(cmd):
     return int(out) / 1024
 
 
-tool, directory, one = sys.argv[1:4]
-export = [sys.executable, "-B", tool, "export", "--format", "jsonl"]
+*tool, directory, one = sys.argv[1:]
+export = tool + ["export", "--format", "jsonl"]
 rows = subprocess.run(export + [directory], check=True, stdout=subprocess.PIPE,
                       text=True).stdout.count("\n")
 print("rows: %d" % rows)

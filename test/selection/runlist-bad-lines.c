@@ -1,11 +1,11 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: python3 -c "print('[ignore]'); print('oops\n' * 100000, end=''); print('fun:quiet')" > %t.many
+// RUN: python3 %S/../Inputs/long_lists.py many-bad-lines > %t.many
 // RUN: env SPIKETRAP_OPTIONS=list=%t.many %run %t 2> %t.many.err
 // RUN: FileCheck %s --check-prefix=MANY -DLIST=%t.many < %t.many.err
 // RUN: printf '[ignore]\nfun:lou\000d\nfun:quiet\n' > %t.nul
 // RUN: env SPIKETRAP_OPTIONS=list=%t.nul %run %t 2> %t.nul.err
 // RUN: FileCheck %s --check-prefix=NUL -DLIST=%t.nul < %t.nul.err
-// RUN: python3 -c "print('ignore=quiet' + '+' * 2000, end='')" > %t.opts
+// RUN: python3 %S/../Inputs/long_lists.py many-pluses > %t.opts
 // RUN: sh -c 'SPIKETRAP_OPTIONS=$(cat %t.opts) %run %t' 2> %t.inline.err
 // RUN: FileCheck %s --check-prefix=INLINE < %t.inline.err
 

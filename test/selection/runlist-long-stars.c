@@ -1,8 +1,8 @@
 // RUN: %clang %spiketrap -g -O2 %s %rtlib -o %t
-// RUN: python3 -c "print('[ignore]'); print('fun:' + '*' * (1 << 20) + 'quiet'); print('fun:' + '*a' * 4000 + 'Z'); print('fun:' + '(*a)' * 14 + '*b')" > %t.list
+// RUN: python3 %S/../Inputs/long_lists.py long-stars > %t.list
 // RUN: env SPIKETRAP_OPTIONS=list=%t.list %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
-// RUN: python3 -c "print('ignore=' + '*' * 2000 + 'quiet+' + '*a' * 900 + 'Z', end='')" > %t.opts
+// RUN: python3 %S/../Inputs/long_lists.py long-stars-inline > %t.opts
 // RUN: sh -c 'SPIKETRAP_OPTIONS=$(cat %t.opts) %run %t' 2> %t.inline.err
 // RUN: FileCheck %s < %t.inline.err
 

@@ -11,7 +11,7 @@
 // the one the runtime writes, in the descriptor's state. Hooks of our own
 // stand in for the runtime, so functions are timed through thunks
 // (-spiketrap-switch=flag); the entry field of patchable sites is
-// e2e/sites.c's. With debug info, file and line follow the descriptor and
+// tested in sites/. With debug info, file and line follow the descriptor and
 // its extension (SPIKETRAP_DESC_LOCATED, 524288); without, nothing does.
 
 #include "spiketrap.h"
