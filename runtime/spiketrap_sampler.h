@@ -15,6 +15,11 @@
 // thread's. When the call's spike is recorded, the samples taken during it
 // name the culprit: the deepest frame where most of them agree.
 //
+// The tick is spiketrap_sampler.cpp; start-up, the buffers and each
+// thread's timer spiketrap_sampler_setup.cpp; what a spike's samples say
+// spiketrap_culprit.cpp; the timer and the signal themselves the
+// platform's (the Ticks section of spiketrap_platform.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_SAMPLER_H
 #define SPIKETRAP_SAMPLER_H
@@ -136,8 +141,9 @@ HotCall findHotCall(ThreadState &T, uint64_t Now);
 // buffer at its start, a forked child), and starts its timer when the
 // thread stopped it (no call open for a few ticks). No signal is sent.
 void samplerWatch(ThreadState &T, uint64_t Now, bool Waiting);
-// For recordSpike: the callees its thread's tick timed again while level Level
-// of T ran, into Out (kMaxCandidates); how many.
+// For recordSpike (spiketrap_culprit.cpp): the callees its thread's tick
+// timed again while level Level of T ran, into Out (kMaxCandidates); how
+// many.
 uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
                         const spiketrap_desc **Out);
 // After a look at every thread, without the lock: buffers the look asked for.
@@ -198,9 +204,10 @@ void samplerFaultGuard(int Sig);
 // ticks are known), which is not the call's. Async-signal-safe.
 uint64_t samplerTicksIn(const ThreadState &T, uint64_t Start, uint64_t End);
 
-// For recordSpike, on T's own thread: the frames the samples of level
-// Level (open since its start, ending at End) agree on, into Out
-// (kMaxSampled); their number. Stats: how many samples, how many agree.
+// For recordSpike (spiketrap_culprit.cpp), on T's own thread: the frames
+// the samples of level Level (open since its start, ending at End) agree
+// on, into Out (kMaxSampled); their number. Stats: how many samples, how
+// many agree.
 uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
                       SampledFrame *Out, SampledStats &Stats);
 
