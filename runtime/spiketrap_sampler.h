@@ -15,6 +15,11 @@
 // thread's. When the call's spike is recorded, the samples taken during it
 // name the culprit: the deepest frame where most of them agree.
 //
+// The tick is spiketrap_sampler.cpp; start-up, the buffers and each
+// thread's timer spiketrap_sampler_setup.cpp; what a spike's samples say
+// spiketrap_culprit.cpp; the timer and the signal themselves the
+// platform's (the Ticks section of spiketrap_platform.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef SPIKETRAP_SAMPLER_H
 #define SPIKETRAP_SAMPLER_H
@@ -82,10 +87,10 @@ struct SampleBuffer {
   uint32_t Armed;    // it runs (the tick stops it when no call is open)
   uint64_t PeriodNs; // its interval, in CPU time
   // The thread's.
-  uint32_t Live;      // the last tick sampled, and the thread ran since
-  uint32_t IdleTicks; // ticks in a row with no call open
-  uint64_t Ticks;     // signals handled (verbosity=1's count)
-  uint64_t HotStart;  // start of the call sampled last
+  uint32_t Live;       // the last tick sampled, and the thread ran since
+  uint32_t IdleTicks;  // ticks in a row with no call open
+  uint64_t Ticks;      // signals handled (verbosity=1's count)
+  uint64_t HotStart;   // start of the call sampled last
   uint64_t NextSample; // when its next sample is due (ticks)
   // The last tick's time, the thread's CPU time then (0: none since the
   // timer started) and its voluntary context switches (when hot).
@@ -104,13 +109,13 @@ struct SampleBuffer {
   uint64_t CostAt[32];
   uint32_t CostTicks[32];
   uint32_t CostNext;
-  uint32_t Reading;   // recordSpike is reading: a handler keeps out
-  uint64_t Taken;     // samples written
-  uint64_t Session;   // of them, since sampling last started (the first
-                      // few stay: where a long call's culprit began)
-  uint32_t Run;       // sampling started (not armed) anew
-  uint64_t Dropped;   // ticks due a sample that took none (the thread was
-                      // busy in the runtime, the walk failed)
+  uint32_t Reading;    // recordSpike is reading: a handler keeps out
+  uint64_t Taken;      // samples written
+  uint64_t Session;    // of them, since sampling last started (the first
+                       // few stay: where a long call's culprit began)
+  uint32_t Run;        // sampling started (not armed) anew
+  uint64_t Dropped;    // ticks due a sample that took none (the thread was
+                       // busy in the runtime, the walk failed)
   uint64_t OverBudget; // ticks due a sample that the budget held back
   Sample Slots[kSampleSlots];
 };
@@ -136,8 +141,9 @@ HotCall findHotCall(ThreadState &T, uint64_t Now);
 // buffer at its start, a forked child), and starts its timer when the
 // thread stopped it (no call open for a few ticks). No signal is sent.
 void samplerWatch(ThreadState &T, uint64_t Now, bool Waiting);
-// For recordSpike: the callees its thread's tick timed again while level Level
-// of T ran, into Out (kMaxCandidates); how many.
+// For recordSpike (spiketrap_culprit.cpp): the callees its thread's tick
+// timed again while level Level of T ran, into Out (kMaxCandidates); how
+// many.
 uint32_t samplerRearmed(const ThreadState &T, uint32_t Level,
                         const spiketrap_desc **Out);
 // After a look at every thread, without the lock: buffers the look asked for.
@@ -198,9 +204,10 @@ void samplerFaultGuard(int Sig);
 // ticks are known), which is not the call's. Async-signal-safe.
 uint64_t samplerTicksIn(const ThreadState &T, uint64_t Start, uint64_t End);
 
-// For recordSpike, on T's own thread: the frames the samples of level
-// Level (open since its start, ending at End) agree on, into Out
-// (kMaxSampled); their number. Stats: how many samples, how many agree.
+// For recordSpike (spiketrap_culprit.cpp), on T's own thread: the frames
+// the samples of level Level (open since its start, ending at End) agree
+// on, into Out (kMaxSampled); their number. Stats: how many samples, how
+// many agree.
 uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
                       SampledFrame *Out, SampledStats &Stats);
 
@@ -212,6 +219,104 @@ uint32_t sampledChain(ThreadState &T, uint32_t Level, uint64_t End,
 // thread's first timed frame). Not for a frame left by an exception.
 uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
                      uint32_t N);
+
+//===-- Between the sampler's files ---------------------------------------===//
+//
+// spiketrap_sampler.cpp (the tick), spiketrap_sampler_setup.cpp (start-up,
+// the buffers, a thread's timer) and spiketrap_culprit.cpp (what a spike's
+// record says) share these; no other file uses them.
+namespace sampler_impl {
+
+// The sampling signal; 0: none (sampling off, or given up to the program).
+extern int SampleSig;
+// The budget: sample_share percent of the thread's CPU time, earned at
+// each tick, at most this much of it saved up (a call that gets hot after
+// a quiet while has its first samples at once).
+constexpr uint64_t kCreditCapNs = 2000000;
+extern uint64_t ShareMilli; // sample_share, in thousandths
+// How late the first sample of a call may come (after half its threshold)
+// and still stand for the call's start (spiketrap_culprit.cpp): a tick's
+// interval of CPU time (4 ms at HZ=250), and a loaded machine's share of it.
+constexpr uint64_t kLateNs = 8000000;
+extern uint64_t LateTicks;
+// What the kernel's part of a tick costs the thread (the signal's delivery
+// and return, and one CPU clock reading), measured at start-up.
+extern uint64_t SignalNs;
+extern uint32_t Epoch;        // samplerForgetSamples calls
+extern uint64_t SamplesTaken; // verbosity=1's count
+extern uint64_t UnwindFaults; // samples whose unwinding faulted
+extern uint64_t StackSkips;   // ticks skipped for want of room on an
+                              // alternate stack
+extern uintptr_t FrameNeed;   // a signal frame on this CPU
+// The vDSO's code (clock_gettime, gettimeofday, time, getcpu): calls that
+// take tens of nanoseconds each (spiketrap_culprit.cpp).
+extern uintptr_t VdsoLo, VdsoHi;
+// The unwinder is set up and takes no lock (glibc 2.35 on): a spike's exit
+// may walk its own stack (framesAbove).
+extern bool UnwindReady;
+
+// The sampling signal's handler.
+void handler(int Sig, siginfo_t *Info, void *Uctx);
+// The unwinder's one-time set-up (its lazy bindings, the functions a walk
+// must not step out of), outside a handler; then UnwindReady.
+void primeUnwinder();
+
+// Starts B's timer with interval Ns (0: stops it).
+void setTimer(SampleBuffer &B, uint64_t Ns);
+// The interval B's timer is to have now.
+uint64_t wantedPeriod(const SampleBuffer &B);
+// Runs F(B) on the thread's timer unless the program took the signal
+// (samplerSignalTaken deletes the timers once no handler or this is
+// inside: InHandler counts them, as a handler may interrupt this).
+template <typename Fn> void withTimer(SampleBuffer &B, Fn F) {
+  __atomic_fetch_add(&B.InHandler, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST))
+    F(B);
+  __atomic_fetch_sub(&B.InHandler, 1, __ATOMIC_RELEASE);
+}
+
+// The first level a sample of T reaches: the innermost live handler's floor
+// (a signal handler of the program samples only its own frames).
+uint32_t sampleFloor(const ThreadState &T);
+// Whether there are Extra bytes and a tick's worth of room below Sp, on
+// T's innermost program handler's alternate stack if Sp is on it (anywhere
+// else: the thread's own stack, which is not ours to judge).
+bool roomOnAltStack(const ThreadState &T, uintptr_t Sp, uintptr_t Extra);
+
+// One unwinding: from the interrupted frame out to the activation of level
+// Floor, the innermost frames first, kept in a ring of the last (outermost)
+// kSampleFrames. libgcc hands each callback the frame's PC and function but
+// the CFA of the frame inside it: a frame is written at the next callback,
+// which knows its CFA.
+struct Walk {
+  const ThreadState *T;
+  Sample *S;
+  uintptr_t Pc;     // where the signal interrupted the thread (0: from the
+                    // walk's caller out)
+  bool Found;       // the interrupted frame was reached (the handler's are
+                    // before it)
+  bool Broken;      // given up: an unsafe place, or frames that make no sense
+  uintptr_t Cfa;    // the last frame's
+  uint32_t Before;  // frames before it
+  int32_t J, Floor; // the next timed level to meet, innermost first
+  uint32_t N;       // frames written (may pass kSampleFrames)
+  uintptr_t Fn;     // the frame waiting for its CFA (0: none)
+
+  // Into S, from Pc out to T's level Floor, meeting level Level first.
+  static Walk from(const ThreadState &T, Sample &S, uintptr_t Pc,
+                   uint32_t Level, uint32_t Floor) {
+    return {&T, &S, Pc, false, false, 0, 0, int32_t(Level), int32_t(Floor),
+            0,  0};
+  }
+};
+// Unwinds this thread's stack into W. Unwind tables are not always right at
+// every instruction (hand-written assembly in a library): the unwinder then
+// reads a return address or a register from where the tables point, and a
+// wrong one faults. The fault comes back here (samplerFaultGuard): W is
+// Broken.
+void walkStack(Walk &W);
+
+} // namespace sampler_impl
 
 } // namespace __spiketrap
 
