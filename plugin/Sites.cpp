@@ -45,6 +45,40 @@ bool spiketrap::targetHasSites(const Triple &TT) {
 }
 
 namespace {
+/// A trampoline of the runtime (runtime/include/spiketrap_tramps.inc): it
+/// keeps GP integer argument registers, and the vector ones if FP.
+struct Trampoline {
+  const char *Name;
+  unsigned GP;
+  bool FP;
+};
+#define SPIKETRAP_TRAMP(Name, GP, FP) {"__spiketrap_tramp_" #Name, GP, FP},
+#define SPIKETRAP_TRAMP_X86_64(Name, GP, FP) SPIKETRAP_TRAMP(Name, GP, FP)
+#define SPIKETRAP_TRAMP_AARCH64(Name, GP, FP)
+constexpr Trampoline X86Trampolines[] = {
+#include "spiketrap_tramps.inc"
+};
+#define SPIKETRAP_TRAMP(Name, GP, FP) {"__spiketrap_tramp_" #Name, GP, FP},
+#define SPIKETRAP_TRAMP_X86_64(Name, GP, FP)
+#define SPIKETRAP_TRAMP_AARCH64(Name, GP, FP) SPIKETRAP_TRAMP(Name, GP, FP)
+constexpr Trampoline AArch64Trampolines[] = {
+#include "spiketrap_tramps.inc"
+};
+
+ArrayRef<Trampoline> trampolines(const Triple &TT) {
+  if (TT.isAArch64())
+    return AArch64Trampolines;
+  return X86Trampolines;
+}
+
+/// The most integer argument registers a trampoline keeps.
+unsigned maxTrampolineGP(const Triple &TT) {
+  unsigned Max = 0;
+  for (const Trampoline &T : trampolines(TT))
+    Max = std::max(Max, T.GP);
+  return Max;
+}
+
 /// Argument and result registers a function uses, by class.
 struct RegisterUse {
   unsigned GP = 0, FP = 0;
@@ -90,7 +124,7 @@ static bool argumentsInRegisters(const Function &F, const Triple &TT,
   RegisterUse Args;
   for (const Argument &A : F.args())
     Args.add(A.getType(), TT);
-  unsigned MaxGP = TT.isAArch64() ? 8 : 6, MaxFP = 8;
+  unsigned MaxGP = maxTrampolineGP(TT), MaxFP = 8;
   if (!Args.Fits || Args.GP > MaxGP || Args.FP > MaxFP)
     return false;
   // Results: a scalar, or a pair of them (clang's two-eightbyte structs).
@@ -210,10 +244,18 @@ public:
 /// each module defines and the linker merges: one per executable or shared
 /// object, so the prefix reaches it PC-relatively even when the runtime lies
 /// in another object.
-static GlobalVariable *getTrampolineSlot(Module &M, const RegisterUse &Use) {
-  std::string Tramp = Use.FP ? "__spiketrap_tramp_fp"
-                             : "__spiketrap_tramp_" + std::to_string(Use.GP);
-  std::string SlotName = Tramp + "_slot";
+static GlobalVariable *getTrampolineSlot(Module &M, const Triple &TT,
+                                         const RegisterUse &Use) {
+  // The first that keeps them all: integer ones come before those that keep
+  // vector registers too.
+  StringRef Tramp;
+  for (const Trampoline &T : trampolines(TT))
+    if (Use.FP ? T.FP : !T.FP && T.GP >= Use.GP) {
+      Tramp = T.Name;
+      break;
+    }
+  assert(!Tramp.empty() && "whyNoSite let through what no trampoline keeps");
+  std::string SlotName = (Tramp + "_slot").str();
   if (GlobalVariable *Slot = M.getNamedGlobal(SlotName))
     return Slot;
   LLVMContext &C = M.getContext();
@@ -288,7 +330,7 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
     F.setUnnamedAddr(GlobalValue::UnnamedAddr::Local);
   RegisterUse Use;
   argumentsInRegisters(F, TT, Use);
-  GlobalVariable *Slot = getTrampolineSlot(*F.getParent(), Use);
+  GlobalVariable *Slot = getTrampolineSlot(*F.getParent(), TT, Use);
   bool Landing = hasBranchProtection(F, TT);
   unsigned SiteOffset; // of the patchable instruction from F's symbol
   if (TT.isX86()) {
