@@ -108,8 +108,8 @@ inline uintptr_t prefixDescriptor(uintptr_t Prefix) {
 inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,
                        long F) {
   register long X8 asm("x8") = Nr, X0 asm("x0") = A, X1 asm("x1") = B,
-                X2 asm("x2") = C, X3 asm("x3") = D, X4 asm("x4") = E,
-                X5 asm("x5") = F;
+                   X2 asm("x2") = C, X3 asm("x3") = D, X4 asm("x4") = E,
+                   X5 asm("x5") = F;
   asm volatile("svc 0"
                : "+r"(X0)
                : "r"(X8), "r"(X1), "r"(X2), "r"(X3), "r"(X4), "r"(X5)
