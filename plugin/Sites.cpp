@@ -45,6 +45,40 @@ bool spiketrap::targetHasSites(const Triple &TT) {
 }
 
 namespace {
+/// A trampoline of the runtime (runtime/include/spiketrap_tramps.inc): it
+/// keeps GP integer argument registers, and the vector ones if FP.
+struct Trampoline {
+  const char *Name;
+  unsigned GP;
+  bool FP;
+};
+#define SPIKETRAP_TRAMP(Name, GP, FP) {"__spiketrap_tramp_" #Name, GP, FP},
+#define SPIKETRAP_TRAMP_X86_64(Name, GP, FP) SPIKETRAP_TRAMP(Name, GP, FP)
+#define SPIKETRAP_TRAMP_AARCH64(Name, GP, FP)
+constexpr Trampoline X86Trampolines[] = {
+#include "spiketrap_tramps.inc"
+};
+#define SPIKETRAP_TRAMP(Name, GP, FP) {"__spiketrap_tramp_" #Name, GP, FP},
+#define SPIKETRAP_TRAMP_X86_64(Name, GP, FP)
+#define SPIKETRAP_TRAMP_AARCH64(Name, GP, FP) SPIKETRAP_TRAMP(Name, GP, FP)
+constexpr Trampoline AArch64Trampolines[] = {
+#include "spiketrap_tramps.inc"
+};
+
+ArrayRef<Trampoline> trampolines(const Triple &TT) {
+  if (TT.isAArch64())
+    return AArch64Trampolines;
+  return X86Trampolines;
+}
+
+/// The most integer argument registers a trampoline keeps.
+unsigned maxTrampolineGP(const Triple &TT) {
+  unsigned Max = 0;
+  for (const Trampoline &T : trampolines(TT))
+    Max = std::max(Max, T.GP);
+  return Max;
+}
+
 /// Argument and result registers a function uses, by class.
 struct RegisterUse {
   unsigned GP = 0, FP = 0;
@@ -63,9 +97,9 @@ struct RegisterUse {
              (T->isVectorTy() && !isa<ScalableVectorType>(T) &&
               T->getPrimitiveSizeInBits().getFixedValue() <= 128))
       ++FP;
-    else if (auto *A = dyn_cast<ArrayType>(T); A && TT.isAArch64() &&
-                                                A->getNumElements() <= 4 &&
-                                                !A->getElementType()->isArrayTy())
+    else if (auto *A = dyn_cast<ArrayType>(T);
+             A && TT.isAArch64() && A->getNumElements() <= 4 &&
+             !A->getElementType()->isArrayTy())
       // AAPCS64 homogeneous aggregates and small composites, as clang lowers
       // them: one register per element.
       for (uint64_t I = 0; I != A->getNumElements(); ++I)
@@ -90,7 +124,7 @@ static bool argumentsInRegisters(const Function &F, const Triple &TT,
   RegisterUse Args;
   for (const Argument &A : F.args())
     Args.add(A.getType(), TT);
-  unsigned MaxGP = TT.isAArch64() ? 8 : 6, MaxFP = 8;
+  unsigned MaxGP = maxTrampolineGP(TT), MaxFP = 8;
   if (!Args.Fits || Args.GP > MaxGP || Args.FP > MaxFP)
     return false;
   // Results: a scalar, or a pair of them (clang's two-eightbyte structs).
@@ -210,20 +244,27 @@ public:
 /// each module defines and the linker merges: one per executable or shared
 /// object, so the prefix reaches it PC-relatively even when the runtime lies
 /// in another object.
-static GlobalVariable *getTrampolineSlot(Module &M, const RegisterUse &Use) {
-  std::string Tramp = Use.FP ? "__spiketrap_tramp_fp"
-                             : "__spiketrap_tramp_" + std::to_string(Use.GP);
-  std::string SlotName = Tramp + "_slot";
+static GlobalVariable *getTrampolineSlot(Module &M, const Triple &TT,
+                                         const RegisterUse &Use) {
+  // The first that keeps them all: integer ones come before those that keep
+  // vector registers too.
+  StringRef Tramp;
+  for (const Trampoline &T : trampolines(TT))
+    if (Use.FP ? T.FP : !T.FP && T.GP >= Use.GP) {
+      Tramp = T.Name;
+      break;
+    }
+  assert(!Tramp.empty() && "whyNoSite let through what no trampoline keeps");
+  std::string SlotName = (Tramp + "_slot").str();
   if (GlobalVariable *Slot = M.getNamedGlobal(SlotName))
     return Slot;
   LLVMContext &C = M.getContext();
   auto *Target = cast<Constant>(
       M.getOrInsertFunction(Tramp, FunctionType::get(Type::getVoidTy(C), false))
           .getCallee());
-  auto *Slot = new GlobalVariable(M, PointerType::getUnqual(C),
-                                  /*isConstant=*/true,
-                                  GlobalValue::LinkOnceODRLinkage, Target,
-                                  SlotName);
+  auto *Slot = new GlobalVariable(
+      M, PointerType::getUnqual(C),
+      /*isConstant=*/true, GlobalValue::LinkOnceODRLinkage, Target, SlotName);
   Slot->setVisibility(GlobalValue::HiddenVisibility);
   Slot->setComdat(M.getOrInsertComdat(SlotName));
   return Slot;
@@ -231,21 +272,22 @@ static GlobalVariable *getTrampolineSlot(Module &M, const RegisterUse &Use) {
 
 // x86-64 encodings.
 static constexpr uint8_t Endbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};
-static constexpr uint8_t LeaR11Rip[] = {0x4c, 0x8d, 0x1d}; // lea disp(%rip), %r11
-static constexpr uint8_t JmpRip[] = {0xff, 0x25};          // jmp *disp(%rip)
+static constexpr uint8_t LeaR11Rip[] = {0x4c, 0x8d,
+                                        0x1d};    // lea disp(%rip), %r11
+static constexpr uint8_t JmpRip[] = {0xff, 0x25}; // jmp *disp(%rip)
 static constexpr uint8_t Int3 = 0xcc;
 static constexpr uint8_t JmpShort = 0xeb;
 static constexpr unsigned X86Prefix = 16;
 
 // AArch64 encodings.
 static constexpr uint32_t BtiC = 0xd503245f;
-static constexpr uint32_t AdrX15Minus8 = 0x10ffffcf;   // adr x15, .-8
-static constexpr uint32_t LdpswX16X17 = 0x694045f0;    // ldpsw x16, x17, [x15]
-static constexpr uint32_t AddX16X16X15 = 0x8b0f0210;   // add x16, x16, x15
-static constexpr uint32_t LdrX17X15X17 = 0xf87169f1;   // ldr x17, [x15, x17]
-static constexpr uint32_t BrX17 = 0xd61f0220;          // br x17
-static constexpr uint32_t Brk = 0xd42a6a80;            // brk #0x5354
-static constexpr uint32_t B = 0x14000000;              // b (imm26 words)
+static constexpr uint32_t AdrX15Minus8 = 0x10ffffcf; // adr x15, .-8
+static constexpr uint32_t LdpswX16X17 = 0x694045f0;  // ldpsw x16, x17, [x15]
+static constexpr uint32_t AddX16X16X15 = 0x8b0f0210; // add x16, x16, x15
+static constexpr uint32_t LdrX17X15X17 = 0xf87169f1; // ldr x17, [x15, x17]
+static constexpr uint32_t BrX17 = 0xd61f0220;        // br x17
+static constexpr uint32_t Brk = 0xd42a6a80;          // brk #0x5354
+static constexpr uint32_t B = 0x14000000;            // b (imm26 words)
 static constexpr unsigned AArch64Prefix = 32;
 
 /// Direct recursion is timed once, at its outermost call, as with the flag
@@ -288,7 +330,7 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
     F.setUnnamedAddr(GlobalValue::UnnamedAddr::Local);
   RegisterUse Use;
   argumentsInRegisters(F, TT, Use);
-  GlobalVariable *Slot = getTrampolineSlot(*F.getParent(), Use);
+  GlobalVariable *Slot = getTrampolineSlot(*F.getParent(), TT, Use);
   bool Landing = hasBranchProtection(F, TT);
   unsigned SiteOffset; // of the patchable instruction from F's symbol
   if (TT.isX86()) {
@@ -318,8 +360,8 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
     Block Prefix(F, -int64_t(AArch64Prefix));
     Prefix.offset(Desc, 0);
     Prefix.offset(Slot, 0);
-    for (uint32_t W : {AdrX15Minus8, LdpswX16X17, AddX16X16X15, LdrX17X15X17,
-                       BrX17, Brk})
+    for (uint32_t W :
+         {AdrX15Minus8, LdpswX16X17, AddX16X16X15, LdrX17X15X17, BrX17, Brk})
       Prefix.word(W);
     F.setPrefixData(Prefix.get());
     // Entry: [bti c] b prefix+8; the runtime writes a NOP to switch it off.
@@ -342,5 +384,6 @@ Constant *spiketrap::insertSite(Function &F, GlobalVariable *Desc,
     Named = GlobalAlias::create(GlobalValue::PrivateLinkage,
                                 F.getName() + ".spiketrap_site", &F);
   return ConstantExpr::getGetElementPtr(
-      I8, Named, ConstantInt::get(Type::getInt64Ty(F.getContext()), SiteOffset));
+      I8, Named,
+      ConstantInt::get(Type::getInt64Ty(F.getContext()), SiteOffset));
 }

@@ -9,6 +9,7 @@
 #define SPIKETRAP_AARCH64_H
 
 #include "spiketrap_defs.h"
+#include "spiketrap_tramp.h"
 
 #include <stdint.h>
 #include <ucontext.h>
@@ -69,13 +70,46 @@ inline void incrementOwn(uint64_t *P) {
                : "memory");
 }
 
+// Patchable sites (plugin/Sites.cpp lays them out, spiketrap_patch.cpp
+// switches them, spiketrap_symbols.cpp reads their prefix). The site is one
+// 4-byte instruction, NOP <-> B: a pair the architecture allows to be
+// modified while another thread runs it.
+using SiteInsn = uint32_t;
+
+// Switched off: nop.
+constexpr SiteInsn kSiteOff = 0xd503201f;
+
+// Whether the instruction before a site is bti c (BTI), which the timed
+// form's branch lands past. The prefix ends in brk, never a bti.
+inline bool isLandingPad(uint32_t Before) { return Before == 0xd503245f; }
+
+// Timed: b to the prefix's code, 8 bytes in (after its two offsets).
+inline SiteInsn siteTimed(bool Landing) {
+  int Back = (-SPIKETRAP_SITE_PREFIX + 8 - (Landing ? 4 : 0)) / 4;
+  return SiteInsn(0x14000000u | (uint32_t(Back) & 0x3ffffff));
+}
+
+// After rewriting code: the instruction cache made to see it.
+inline void flushCode(char *Begin, char *End) {
+  __builtin___clear_cache(Begin, End);
+}
+
+// The descriptor the prefix at Prefix names (its first word: the offset from
+// there to it). Any word reads as an offset: the caller checks where it
+// leads.
+inline uintptr_t prefixDescriptor(uintptr_t Prefix) {
+  int32_t Rel;
+  __builtin_memcpy(&Rel, reinterpret_cast<const void *>(Prefix), sizeof(Rel));
+  return Prefix + uintptr_t(intptr_t(Rel));
+}
+
 // A system call without the C library (a statically linked program's
 // interposed calls, spiketrap_waits.cpp): the result, or -errno.
 inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,
                        long F) {
   register long X8 asm("x8") = Nr, X0 asm("x0") = A, X1 asm("x1") = B,
-                X2 asm("x2") = C, X3 asm("x3") = D, X4 asm("x4") = E,
-                X5 asm("x5") = F;
+                   X2 asm("x2") = C, X3 asm("x3") = D, X4 asm("x4") = E,
+                   X5 asm("x5") = F;
   asm volatile("svc 0"
                : "+r"(X0)
                : "r"(X8), "r"(X1), "r"(X2), "r"(X3), "r"(X4), "r"(X5)

@@ -17,7 +17,16 @@
 //   touchForWrite(P)           a write that changes no byte, made resident
 //                              (the page fault path before MADV_POPULATE_WRITE);
 //   rawSyscall(Nr, ...)        a system call without the C library;
-//   contextPc(Uctx)            the PC a signal interrupted (0: unknown).
+//   contextPc(Uctx)            the PC a signal interrupted (0: unknown);
+// and where the target has patchable sites (spiketrap_tramp.h defines
+// SPIKETRAP_SITE_SIZE), their encodings:
+//   SiteInsn, kSiteOff         the patchable instruction's type, its
+//                              switched-off form (a NOP);
+//   isLandingPad(W), siteTimed(Landing)
+//                              the timed form (a jump back into the
+//                              prefix), past a landing pad before the site;
+//   flushCode(Begin, End)      what rewritten code needs before it runs;
+//   prefixDescriptor(Prefix)   the descriptor a site's prefix names.
 // Any other CPU gets the generic one: CLOCK_MONOTONIC and no hint.
 //
 //===----------------------------------------------------------------------===//

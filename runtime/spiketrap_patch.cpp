@@ -18,19 +18,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_patch.h"
+#include "spiketrap_arch.h"
 #include "spiketrap_array.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_sandbox.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_tramp.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
 #if defined(SPIKETRAP_SITE_SIZE)
 static_assert(SPIKETRAP_DESC_ENTRY == __builtin_offsetof(spiketrap_desc, entry),
@@ -102,11 +100,7 @@ spiketrap_desc *pop() {
 }
 
 #if defined(SPIKETRAP_SITE_SIZE)
-#if defined(__x86_64__)
-using Insn = uint16_t;
-#elif defined(__aarch64__)
-using Insn = uint32_t;
-#endif
+using Insn = arch::SiteInsn;
 
 // Code is read and written past the sanitizers: ThreadSanitizer has no
 // shadow memory for the text segment.
@@ -128,33 +122,13 @@ SPIKETRAP_CODE_ACCESS void storeInsn(char *Site, Insn V) {
   __atomic_store_n(reinterpret_cast<Insn *>(Site), V, __ATOMIC_RELEASE);
 }
 
-#if defined(__x86_64__)
-// The timed form: a short jump back to the prefix, past an endbr64 if the
-// function starts with one (IBT). The prefix ends in int3 padding, so the 4
-// bytes before the site are an endbr64 only when the function has one.
+// The timed form of the site at Site: its jump lands past the function's
+// landing pad, if it starts with one (endbr64, bti c).
 Insn timedForm(const char *Site) {
-  constexpr uint32_t Endbr64 = 0xfa1e0ff3; // f3 0f 1e fa
-  int Landing = loadWord(Site - 4) == Endbr64 ? 4 : 0;
-  int Back = -SPIKETRAP_SITE_PREFIX - Landing - SPIKETRAP_SITE_SIZE;
-  return Insn(0xeb | (uint8_t(Back) << 8));
+  return arch::siteTimed(arch::isLandingPad(loadWord(Site - 4)));
 }
-void flushCode(char *, char *) {} // coherent instruction caches
-#elif defined(__aarch64__)
-// The timed form: b to the prefix's code (8 bytes in, after its two
-// offsets), past a bti c if the function starts with one (BTI). The prefix
-// ends in brk, never a bti.
-Insn timedForm(const char *Site) {
-  int Landing = loadWord(Site - 4) == 0xd503245f ? 4 : 0;
-  int Back = (-SPIKETRAP_SITE_PREFIX + 8 - Landing) / 4;
-  return Insn(0x14000000u | (uint32_t(Back) & 0x3ffffff));
-}
-void flushCode(char *Begin, char *End) { __builtin___clear_cache(Begin, End); }
-#endif
 
 size_t PageSize;
-
-// Which protection the code had: read and execute (text segments).
-constexpr int kCodeProt = PROT_READ | PROT_EXEC;
 
 void refuse(int Err) {
   Refused = true;
@@ -186,15 +160,14 @@ void rewrite(spiketrap_desc **Descs, size_t N) {
     while (J < N && Page(Descs[J]) <= Last + PageSize)
       Last = Page(Descs[J++]);
     size_t Len = Last - First + PageSize;
-    if (mprotect(reinterpret_cast<void *>(First), Len,
-                 kCodeProt | PROT_WRITE)) {
-      refuse(errno);
+    if (int Err = protectCode(reinterpret_cast<void *>(First), Len, true)) {
+      refuse(Err);
       return;
     }
     Stats.Pages += Len / PageSize;
     for (; I < J; ++I) {
       char *Site = static_cast<char *>(__spiketrap_desc_entry(Descs[I]));
-      Insn On = timedForm(Site), Off = Insn(SPIKETRAP_SITE_NOP);
+      Insn On = timedForm(Site), Off = arch::kSiteOff;
       Insn Want = __atomic_load_n(&__spiketrap_desc_state(Descs[I])->off,
                                   __ATOMIC_RELAXED)
                       ? Off
@@ -206,11 +179,11 @@ void rewrite(spiketrap_desc **Descs, size_t N) {
       if (Now == Want)
         continue;
       storeInsn(Site, Want);
-      flushCode(Site, Site + sizeof(Insn));
+      arch::flushCode(Site, Site + sizeof(Insn));
       ++Stats.Sites;
     }
-    if (mprotect(reinterpret_cast<void *>(First), Len, kCodeProt))
-      refuse(errno);
+    if (int Err = protectCode(reinterpret_cast<void *>(First), Len, false))
+      refuse(Err);
   }
 }
 
@@ -316,21 +289,20 @@ void patchInit() {
 #if defined(SPIKETRAP_SITE_SIZE)
   if (flags.verbosity >= 1)
     atexit(printStats);
-  PageSize = size_t(sysconf(_SC_PAGESIZE));
+  PageSize = pageSize();
   if (!flags.patch)
     return; // the queue stays closed: requests are dropped
   // Whether the system lets code be writable (a W^X policy may not): tried
   // on a page of the runtime's own code, before any other thread exists.
   auto Page = reinterpret_cast<void *>(uintptr_t(&applyPendingPatches) &
                                        ~(PageSize - 1));
-  if (mprotect(Page, PageSize, kCodeProt | PROT_WRITE))
-    refuse(errno);
+  if (int Err = protectCode(Page, PageSize, true))
+    refuse(Err);
   else
-    mprotect(Page, PageSize, kCodeProt);
+    protectCode(Page, PageSize, false);
   queueInit();
 #endif
 }
-
 
 PatchStats patchStats() {
   PatchStats S = Stats;

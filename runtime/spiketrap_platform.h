@@ -83,7 +83,76 @@ void *tickMapResident(size_t Size);
 
 //===-- Loaded objects and their symbols (spiketrap_objects_linux.cpp) ---===//
 
+} // namespace __spiketrap
+struct dl_phdr_info; // <link.h>
+namespace __spiketrap {
+
+// dl_iterate_phdr for the runtime, never across a fork: glibc takes the
+// loader's write lock for it and does not make it anew in a forked child,
+// so a child forked while the report thread walked the objects hung in its
+// own first walk, at exit. The fork handlers wait for the walk to end.
+// Nested walks (a handler on the walking thread) go through. Not in a
+// signal handler.
+int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *), void *Data);
+// The same for its scope, around the real dlclose, which holds that lock
+// while it takes the object off the loader's list.
+class ObjectsHeld {
+  bool Took;
+
+public:
+  ObjectsHeld();
+  ~ObjectsHeld();
+  ObjectsHeld(const ObjectsHeld &) = delete;
+  ObjectsHeld &operator=(const ObjectsHeld &) = delete;
+};
+void objectsBeforeFork();
+void objectsAfterFork();
+
+// A loaded object's file, once read (the platform's; opaque here).
+struct ObjectFile;
+
+// A loaded object, as the report names code by it: its addresses, its load
+// bias, the path of its file (the program's own, for the program).
+struct LoadedObject {
+  uintptr_t Lo, Hi, Bias;
+  char Path[512];
+  bool Tried;       // its file read (or found unreadable)
+  ObjectFile *File; // what closeObject releases
+};
+
+// How many objects are loaded; the first Max of them into Out, and how
+// many that is. Not in a signal handler.
+size_t countObjects();
+size_t listObjects(LoadedObject *Out, size_t Max);
+void closeObject(LoadedObject &O);
+
+// The function symbol of O's file that starts at (or contains) Fn, null
+// when none: its .symtab (static functions too), else its separate debug
+// file's (by build ID or .gnu_debuglink, under DebugDir, as gdb looks;
+// "none" or null: no directory), else its dynamic symbols; whether it
+// starts at Fn, and whether it is global. Reads the file the first time.
+// Not in a crash nor a signal handler.
+const char *objectSymbol(LoadedObject &O, uintptr_t Fn, const char *DebugDir,
+                         bool &Exact, bool &Global);
+// The name some object's GOT holds Fn's address under (the C library's
+// string functions are chosen at load time: memset is
+// __memset_avx2_unaligned_erms, a local symbol), or null. Reads files as
+// objectSymbol does.
+const char *gotSymbol(LoadedObject *Objects, size_t NumObjects, uintptr_t Fn,
+                      const char *DebugDir);
+// The loader's symbol that starts at Fn (dladdr), or null.
+const char *dynamicSymbol(uintptr_t Fn);
+
 //===-- Memory: mapping and protecting pages (spiketrap_memory_linux.cpp) ===//
+
+// The size of a page.
+size_t pageSize();
+
+// Makes the whole pages [Begin, Begin + Len) readable and executable, and
+// writable too when Writable: code being rewritten stays executable (other
+// threads may be running it). 0, or the error number of the refusal (a W^X
+// policy: SELinux execmod, PaX MPROTECT).
+int protectCode(void *Begin, size_t Len, bool Writable);
 
 } // namespace __spiketrap
 

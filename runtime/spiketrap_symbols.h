@@ -22,33 +22,12 @@
 
 #include "spiketrap.h"
 #include "spiketrap_array.h"
+#include "spiketrap_platform.h"
 
-#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 
 namespace __spiketrap {
-
-// dl_iterate_phdr for the runtime, never across a fork: glibc takes the
-// loader's write lock for it and does not make it anew in a forked child,
-// so a child forked while the report thread walked the objects hung in its
-// own first walk, at exit. The fork handlers wait for the walk to end.
-// Nested walks (a handler on the walking thread) go through.
-int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *),
-                   void *Data);
-// The same for its scope, around the real dlclose, which holds that lock
-// while it takes the object off the loader's list.
-class ObjectsHeld {
-  bool Took;
-
-public:
-  ObjectsHeld();
-  ~ObjectsHeld();
-  ObjectsHeld(const ObjectsHeld &) = delete;
-  ObjectsHeld &operator=(const ObjectsHeld &) = delete;
-};
-void objectsBeforeFork();
-void objectsAfterFork();
 
 // Whether Fn is one of the patched sites' trampolines (the timed
 // function's own code calls through it: no frame of its own in a stack).
@@ -69,8 +48,7 @@ public:
   // Known: the instrumented functions' descriptors a name may be matched
   // to (the report's, and those adaptive mode switched off); MaxFns: how many
   // distinct functions will be asked for.
-  bool init(const spiketrap_desc *const *Known, size_t NumKnown,
-            size_t MaxFns);
+  bool init(const spiketrap_desc *const *Known, size_t NumKnown, size_t MaxFns);
   ~Symbolizer();
 
   // The descriptor that names the function starting at Fn (never null).
@@ -91,22 +69,9 @@ private:
     const char *Raw; // its symbol without the pass's suffix (RawLen bytes)
     size_t RawLen;
   };
-  // A loaded object, and its file's symbols once mapped.
-  struct Object {
-    uintptr_t Lo, Hi, Bias;
-    char Path[512];
-    bool Tried; // mapped (or found unreadable)
-    const char *Map;
-    size_t Size;
-    const char *DebugMap; // its separate debug file, when its symbols are read
-    size_t DebugSize;
-    const ElfW(Shdr) *Sh;
-    size_t NumSh;
-    const ElfW(Sym) * Sym; // .symtab, the debug file's, else .dynsym
-    size_t NumSym;
-    const char *Str;
-    size_t StrSize;
-  };
+  // A loaded object, its file's symbols read on first use
+  // (spiketrap_platform.h).
+  using Object = LoadedObject;
   Entry *find(uintptr_t Fn);
   Object *objectOf(uintptr_t Fn);
   const char *rawName(uintptr_t Fn, Object *O);

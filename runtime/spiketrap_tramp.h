@@ -17,16 +17,14 @@
 /* offsetof(spiketrap_desc, entry) */
 #define SPIKETRAP_DESC_ENTRY 16
 
-/* The patchable instruction: its size, its timed form (a jump back to the
- * prefix), its switched-off form (a NOP), and the size of the prefix. */
+/* The patchable instruction's size and the size of the prefix before the
+ * function (its encodings: spiketrap_<arch>.h). */
 #if defined(__x86_64__)
 #define SPIKETRAP_SITE_SIZE 2
 #define SPIKETRAP_SITE_PREFIX 16
-#define SPIKETRAP_SITE_NOP 0x9066 /* xchg %ax, %ax, little-endian */
 #elif defined(__aarch64__)
 #define SPIKETRAP_SITE_SIZE 4
 #define SPIKETRAP_SITE_PREFIX 32
-#define SPIKETRAP_SITE_NOP 0xd503201f /* nop */
 #endif
 
 #endif /* SPIKETRAP_TRAMP_H */

@@ -128,16 +128,9 @@
   .size \name, .-\name
 .endm
 
-TRAMPOLINE __spiketrap_tramp_0, 0, 0
-TRAMPOLINE __spiketrap_tramp_1, 1, 0
-TRAMPOLINE __spiketrap_tramp_2, 2, 0
-TRAMPOLINE __spiketrap_tramp_3, 3, 0
-TRAMPOLINE __spiketrap_tramp_4, 4, 0
-TRAMPOLINE __spiketrap_tramp_5, 5, 0
-TRAMPOLINE __spiketrap_tramp_6, 6, 0
-TRAMPOLINE __spiketrap_tramp_7, 7, 0
-TRAMPOLINE __spiketrap_tramp_8, 8, 0
-TRAMPOLINE __spiketrap_tramp_fp, 8, 1
+// One per row of the list (include/spiketrap_tramps.inc).
+#define SPIKETRAP_TRAMP(Name, GP, FP) TRAMPOLINE __spiketrap_tramp_##Name, GP, FP
+#include "include/spiketrap_tramps.inc"
 
   .section .note.GNU-stack,"",%progbits
 

@@ -15,10 +15,11 @@
 // stack pointer (spiketrap_hooks.cpp). The trampoline's unwind entry lets the
 // unwinder pass through it.
 //
-// Variants by the registers to keep: __spiketrap_tramp_<N> for functions
-// that take N integer or pointer arguments (0 to 6) and return integers or
-// pointers, __spiketrap_tramp_fp for those that use SSE registers too (the
-// pass picks; plugin/Sites.cpp). Each saves only what its functions use.
+// Variants by the registers to keep (include/spiketrap_tramps.inc):
+// __spiketrap_tramp_<N> for functions that take N integer or pointer
+// arguments (0 to 6) and return integers or pointers, __spiketrap_tramp_fp
+// for those that use SSE registers too (the pass picks; plugin/Sites.cpp).
+// Each saves only what its functions use.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_tramp.h"
@@ -156,14 +157,9 @@
   .size \name, .-\name
 .endm
 
-TRAMPOLINE __spiketrap_tramp_0, 0, 0
-TRAMPOLINE __spiketrap_tramp_1, 1, 0
-TRAMPOLINE __spiketrap_tramp_2, 2, 0
-TRAMPOLINE __spiketrap_tramp_3, 3, 0
-TRAMPOLINE __spiketrap_tramp_4, 4, 0
-TRAMPOLINE __spiketrap_tramp_5, 5, 0
-TRAMPOLINE __spiketrap_tramp_6, 6, 0
-TRAMPOLINE __spiketrap_tramp_fp, 6, 1
+// One per row of the list (include/spiketrap_tramps.inc).
+#define SPIKETRAP_TRAMP(Name, GP, FP) TRAMPOLINE __spiketrap_tramp_##Name, GP, FP
+#include "include/spiketrap_tramps.inc"
 
   .section .note.GNU-stack,"",@progbits
 

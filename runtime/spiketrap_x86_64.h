@@ -8,6 +8,7 @@
 #define SPIKETRAP_X86_64_H
 
 #include "spiketrap_defs.h"
+#include "spiketrap_tramp.h"
 
 #include <cpuid.h>
 #include <stdint.h>
@@ -47,6 +48,44 @@ inline void touchForWrite(char *P) {
   asm volatile("lock addl $0, (%0)" ::"r"(P) : "memory");
 #endif
 }
+
+#if defined(SPIKETRAP_SITE_SIZE)
+// Patchable sites (plugin/Sites.cpp lays them out, spiketrap_patch.cpp
+// switches them, spiketrap_symbols.cpp reads their prefix). The site is one
+// 2-byte instruction, rewritten whole by one aligned store, as XRay flips
+// its sleds.
+using SiteInsn = uint16_t;
+
+// Switched off: xchg %ax, %ax (66 90), a 2-byte NOP.
+constexpr SiteInsn kSiteOff = 0x9066;
+
+// Whether the 4 bytes before a site (little-endian) are endbr64 (IBT), which
+// the timed form's jump lands past. The prefix ends in int3 padding, so
+// they are one only when the function starts with one.
+inline bool isLandingPad(uint32_t Before) {
+  return Before == 0xfa1e0ff3; // f3 0f 1e fa
+}
+
+// Timed: a short jump back to the prefix's start, past the landing pad.
+inline SiteInsn siteTimed(bool Landing) {
+  int Back = -SPIKETRAP_SITE_PREFIX - (Landing ? 4 : 0) - SPIKETRAP_SITE_SIZE;
+  return SiteInsn(0xeb | (uint8_t(Back) << 8));
+}
+
+// After rewriting code: nothing (x86 instruction caches are coherent).
+inline void flushCode(char *, char *) {}
+
+// The descriptor the prefix at Prefix names (its first instruction, `lea
+// desc(%rip), %r11`), or 0 when that is not a site's prefix.
+inline uintptr_t prefixDescriptor(uintptr_t Prefix) {
+  const auto *P = reinterpret_cast<const uint8_t *>(Prefix);
+  if (P[0] != 0x4c || P[1] != 0x8d || P[2] != 0x1d)
+    return 0;
+  int32_t Rel;
+  __builtin_memcpy(&Rel, P + 3, sizeof(Rel));
+  return Prefix + 7 + uintptr_t(intptr_t(Rel));
+}
+#endif // SPIKETRAP_SITE_SIZE
 
 // A system call without the C library (a statically linked program's
 // interposed calls, spiketrap_waits.cpp): the result, or -errno.
