@@ -1,7 +1,7 @@
 //===- spiketrap_format.cpp - Output helpers for start-up and report ------===//
 #include "spiketrap_format.h"
-#include "spiketrap_alloc.h"
 #include "spiketrap.h"
+#include "spiketrap_alloc.h"
 
 #include "spiketrap_sandbox.h"
 
@@ -279,7 +279,11 @@ void jsonString(Buffer &B, const char *S) {
       // (issue 13, finding 6). The second byte's range rules out overlong
       // forms (E0 80..9F, F0 80..8F), surrogates (ED A0..BF) and code points
       // above U+10FFFF (F4 90..BF); C0, C1 and F5..FF never lead.
-      int Len = C >= 0xf5 ? 0 : C >= 0xf0 ? 4 : C >= 0xe0 ? 3 : C >= 0xc2 ? 2 : 0;
+      int Len = C >= 0xf5   ? 0
+                : C >= 0xf0 ? 4
+                : C >= 0xe0 ? 3
+                : C >= 0xc2 ? 2
+                            : 0;
       unsigned char Lo = C == 0xe0 ? 0xa0 : C == 0xf0 ? 0x90 : 0x80;
       unsigned char Hi = C == 0xed ? 0x9f : C == 0xf4 ? 0x8f : 0xbf;
       if (P[1] < Lo || P[1] > Hi)
@@ -310,6 +314,12 @@ void printLocation(Buffer &B, const spiketrap_desc *D) {
     B.format("{} ({})", Name, File);
   else
     B.format("{}", Name);
+}
+
+void padTo(Buffer &B, size_t Col, size_t Width) {
+  do
+    B.push_back(' ');
+  while (B.size() - Col < Width);
 }
 
 } // namespace __spiketrap

@@ -87,8 +87,7 @@ public:
   // the call sites); longer ones are mostly one call site each, where the
   // array is cheaper built inline than in a function of its own.
   template <typename... T>
-  inline __attribute__((always_inline)) void format(const char *F,
-                                                    T... Args) {
+  inline __attribute__((always_inline)) void format(const char *F, T... Args) {
     static_assert(sizeof...(T) <= formatarg::kMaxArgs, "too many arguments");
     if constexpr (sizeof...(T) <= 4) {
       formatCanon<formatarg::Canon<T>...>(F, Args...);
@@ -143,6 +142,8 @@ inline __attribute__((always_inline)) void logLine(const char *F, T... Args) {
 // "12.851 ms", "850 us", "2.000 s": integer arithmetic only, so fmt's
 // floating-point code stays out of the hot page set and the output is stable.
 void formatDuration(Buffer &B, uint64_t Ns);
+// Pads B with spaces from column Col to Width; at least one space.
+void padTo(Buffer &B, size_t Col, size_t Width);
 // A threshold as list files and SPIKETRAP_OPTIONS spell it: "20ms", "500us",
 // "2s" (the largest unit that keeps the number whole).
 void formatListDuration(Buffer &B, uint64_t Ns);

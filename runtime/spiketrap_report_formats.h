@@ -18,6 +18,8 @@ namespace __spiketrap {
 void writeText(Buffer &B, const ReportModel &M);     // report=
 void writeJson(Buffer &B, const ReportModel &M);     // report_json=
 void writeSkipList(Buffer &B, const ReportModel &M); // skip_list=
+// The text report's part for one distinct stack that ended in a spike.
+void printSpikeGroup(Buffer &B, const ReportModel &M, const StackGroup &G);
 
 // "12.851 ms in load (a.c:3), threshold 1.000 ms": a spike's headline (the
 // text report and the live log).
