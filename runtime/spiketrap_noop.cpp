@@ -98,17 +98,13 @@ template <typename T> T forward(T *Slot) {
 
 } // namespace
 
-#if defined(__x86_64__)
-constexpr int kTramps = 8; // __spiketrap_tramp_0 .. _6, _fp
-#elif defined(__aarch64__)
-constexpr int kTramps = 10; // __spiketrap_tramp_0 .. _8, _fp
-#else
-constexpr int kTramps = 0;
-#endif
-// The runtime's trampolines, for the ones below (read by their code).
-extern "C" __attribute__((
-    visibility("hidden"))) void *__spiketrap_noop_tramps[kTramps ? kTramps : 1];
-void *__spiketrap_noop_tramps[kTramps ? kTramps : 1];
+// The runtime's trampolines, one pointer each, for the ones below (read by
+// their code; spiketrap_tramps.inc lists them).
+#define SPIKETRAP_TRAMP(Name, GP, FP)                                          \
+  extern "C" __attribute__((                                                   \
+      visibility("hidden"))) void *__spiketrap_noop_tramp_fwd_##Name;          \
+  void *__spiketrap_noop_tramp_fwd_##Name;
+#include "spiketrap_tramps.inc"
 
 SPIKETRAP_NOOP void __spiketrap_enter(spiketrap_desc *D, void *F) {
   if (auto *R = forward(&Fwd.__spiketrap_enter))
@@ -231,14 +227,12 @@ SPIKETRAP_MESSAGE_NOOP(spiketrap_ot_messagef)
   "__spiketrap_noop_tramp_" #N ":\n"                                           \
   ".cfi_startproc\n"                                                           \
   SPIKETRAP_LANDING                                                            \
-  "cmpq $0, __spiketrap_noop_tramps+8*" SPIKETRAP_STR(SPIKETRAP_I_##N)         \
-      "(%rip)\n"                                                               \
+  "cmpq $0, __spiketrap_noop_tramp_fwd_" #N "(%rip)\n"                              \
   "jne 1f\n"                                                                   \
   "movslq " SPIKETRAP_STR(SPIKETRAP_DESC_ENTRY) "(%r11), %rax\n"               \
   "leaq " SPIKETRAP_CODE_AT "(%r11,%rax), %rax\n"                              \
   "jmp *%rax\n"                                                                \
-  "1: jmp *__spiketrap_noop_tramps+8*" SPIKETRAP_STR(SPIKETRAP_I_##N)          \
-      "(%rip)\n"                                                               \
+  "1: jmp *__spiketrap_noop_tramp_fwd_" #N "(%rip)\n"                               \
   ".cfi_endproc\n"                                                             \
   ".size __spiketrap_tramp_" #N ", .-__spiketrap_tramp_" #N "\n"
 #elif defined(__aarch64__)
@@ -257,9 +251,8 @@ SPIKETRAP_MESSAGE_NOOP(spiketrap_ot_messagef)
   "__spiketrap_noop_tramp_" #N ":\n"                                           \
   ".cfi_startproc\n"                                                           \
   SPIKETRAP_LANDING                                                            \
-  "adrp x17, __spiketrap_noop_tramps+8*" SPIKETRAP_STR(SPIKETRAP_I_##N) "\n"   \
-  "ldr x17, [x17, :lo12:__spiketrap_noop_tramps+8*"                            \
-      SPIKETRAP_STR(SPIKETRAP_I_##N) "]\n"                                     \
+  "adrp x17, __spiketrap_noop_tramp_fwd_" #N "\n"                                   \
+  "ldr x17, [x17, :lo12:__spiketrap_noop_tramp_fwd_" #N "]\n"                       \
   "cbnz x17, 1f\n"                                                             \
   "ldrsw x17, [x16, #" SPIKETRAP_STR(SPIKETRAP_DESC_ENTRY) "]\n"               \
   "add x17, x17, x16\n"                                                        \
@@ -269,33 +262,17 @@ SPIKETRAP_MESSAGE_NOOP(spiketrap_ot_messagef)
   ".size __spiketrap_tramp_" #N ", .-__spiketrap_tramp_" #N "\n"
 #endif
 // clang-format on
-#define SPIKETRAP_I_0 0
-#define SPIKETRAP_I_1 1
-#define SPIKETRAP_I_2 2
-#define SPIKETRAP_I_3 3
-#define SPIKETRAP_I_4 4
-#define SPIKETRAP_I_5 5
-#define SPIKETRAP_I_6 6
-#define SPIKETRAP_I_7 7
-#define SPIKETRAP_I_8 8
-#if defined(__x86_64__)
-#define SPIKETRAP_I_fp 7
-#define SPIKETRAP_TRAMPS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(fp)
-#elif defined(__aarch64__)
-#define SPIKETRAP_I_fp 9
-#define SPIKETRAP_TRAMPS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(fp)
-#else
-#define SPIKETRAP_TRAMPS(X)
-#endif
-#define SPIKETRAP_ASM(N) SPIKETRAP_NOOP_TRAMP(N)
 #if defined(__x86_64__) || defined(__aarch64__)
-__asm__(SPIKETRAP_TRAMPS(SPIKETRAP_ASM));
+#define SPIKETRAP_TRAMP(Name, GP, FP) SPIKETRAP_NOOP_TRAMP(Name)
+__asm__(
+#include "spiketrap_tramps.inc"
+);
 #endif
-#define SPIKETRAP_TRAMP_DECL(N)                                                \
-  extern "C" __attribute__((weak)) void __spiketrap_tramp_##N();               \
-  extern "C"                                                                   \
-      __attribute__((visibility("hidden"))) void __spiketrap_noop_tramp_##N();
-SPIKETRAP_TRAMPS(SPIKETRAP_TRAMP_DECL)
+#define SPIKETRAP_TRAMP(Name, GP, FP)                                          \
+  extern "C" __attribute__((weak)) void __spiketrap_tramp_##Name();            \
+  extern "C" __attribute__((                                                   \
+      visibility("hidden"))) void __spiketrap_noop_tramp_##Name();
+#include "spiketrap_tramps.inc"
 
 namespace {
 
@@ -335,13 +312,13 @@ __attribute__((constructor(101))) void findRuntime() {
   SPIKETRAP_FIND(spiketrap_messagef, , , )
   SPIKETRAP_FIND(spiketrap_ot_messagef, , , )
   SPIKETRAP_FIND(__spiketrap_makecontext, , , )
-#define SPIKETRAP_FIND_TRAMP(N)                                                \
-  if (reinterpret_cast<void *>(&__spiketrap_tramp_##N) ==                      \
-      reinterpret_cast<void *>(&__spiketrap_noop_tramp_##N))                   \
-    __atomic_store_n(&__spiketrap_noop_tramps[SPIKETRAP_I_##N],                \
-                     dlsym(RTLD_DEFAULT, "__spiketrap_tramp_" #N),             \
+#define SPIKETRAP_TRAMP(Name, GP, FP)                                          \
+  if (reinterpret_cast<void *>(&__spiketrap_tramp_##Name) ==                   \
+      reinterpret_cast<void *>(&__spiketrap_noop_tramp_##Name))                \
+    __atomic_store_n(&__spiketrap_noop_tramp_fwd_##Name,                       \
+                     dlsym(RTLD_DEFAULT, "__spiketrap_tramp_" #Name),          \
                      __ATOMIC_RELAXED);
-  SPIKETRAP_TRAMPS(SPIKETRAP_FIND_TRAMP)
+#include "spiketrap_tramps.inc"
 }
 
 } // namespace
