@@ -20,9 +20,41 @@
 #include "spiketrap_spikes.h"
 #include "spiketrap_waits.h"
 
+#include <atomic>
+
 namespace __spiketrap {
 
 namespace {
+
+// The thread's copy of its waits for the spike it captures: thread-local,
+// not on the stack (2.5 KiB; a handler on a program's small alternate stack
+// spikes too). A capture inside a capture on the same thread (a handler
+// that interrupted it) reads none: its waits are a lower bound.
+__thread SpikeWaits CaptureWaits __attribute__((tls_model("initial-exec")));
+__thread bool Capturing __attribute__((tls_model("initial-exec")));
+SpikeWaits NoWaits;
+
+// Holds the thread's copy of its waits while it lives.
+class WaitsCopy {
+public:
+  WaitsCopy(const ThreadState &T, uint32_t Depth) : Outer(!Capturing) {
+    if (!Outer)
+      return;
+    Capturing = true;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    copySpikeWaits(T, Depth, onMainThread(T), CaptureWaits);
+  }
+  ~WaitsCopy() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (Outer)
+      Capturing = false;
+  }
+  const SpikeWaits &waits() const { return Outer ? CaptureWaits : NoWaits; }
+  bool lost() const { return !Outer; }
+
+private:
+  bool Outer;
+};
 
 // How long a spike's thread waited for a CPU during the call, when Has.
 struct RunDelay {
@@ -96,7 +128,7 @@ void fillLevels(ThreadState &T, SpikeRecord *R, uint32_t Depth, uint64_t End,
 
 // Fill: the record of the Depth open frames of T, the last of which ends at
 // End (Idle of it idle), with what was decided.
-void fill(ThreadState &T, uint32_t Depth, uint64_t End, const SpikeWaits &W,
+void fill(ThreadState &T, uint32_t Depth, uint64_t End, const WaitsCopy &W,
           uint64_t Idle, const SpikeCandidates &Candidates, RunDelay Preempted,
           bool Unwound, bool RecordedIdle) {
   uint32_t Messages = 0;
@@ -127,7 +159,8 @@ void fill(ThreadState &T, uint32_t Depth, uint64_t End, const SpikeWaits &W,
     noteLost(Top.Desc, Key);
     return;
   }
-  fillLevels(T, R, Depth, End, W, E.Messages);
+  fillLevels(T, R, Depth, End, W.waits(), E.Messages);
+  R->WaitLowerBound |= W.lost();
   R->NumRecent = recentCopy(T, const_cast<RecentCall *>(R->recent()), E.Recent);
   R->HasKernel =
       E.Kernel && sumKernelEvents(T, R->Level, Depth, End,
@@ -160,10 +193,9 @@ void captureSpike(ThreadState &T, uint32_t Depth, uint64_t End,
         return;
 
   // Measure: the waits, once.
-  SpikeWaits W;
-  copySpikeWaits(T, Depth, onMainThread(T), W);
+  WaitsCopy W(T, Depth);
   uint32_t IdleCall;
-  uint64_t Idle = idleTicks(W, Top.Start, End, &IdleCall);
+  uint64_t Idle = idleTicks(W.waits(), Top.Start, End, &IdleCall);
 
   // Decide. Over only by its idle waits (a sleep, an event loop's readiness
   // wait, a worker waiting for work): no spike, only counted, and recorded
@@ -176,7 +208,7 @@ void captureSpike(ThreadState &T, uint32_t Depth, uint64_t End,
       return;
     RecordedIdle = true;
   }
-  RunDelay P = preemption(T, Top, End, W);
+  RunDelay P = preemption(T, Top, End, W.waits());
   // A spike that was its thread waiting for a CPU (a loaded machine) says
   // nothing of the function: it stays as adaptive mode had it.
   SpikeCandidates C;
