@@ -10,11 +10,11 @@
 #include "spiketrap_livelog.h"
 #include "spiketrap_background.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_sandbox.h"
 #include "spiketrap_arch.h"
 
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -88,7 +88,7 @@ void pollLoop(void *) {
     // kill nanosleep: the thread only waits from then on.
     if (sandboxed()) {
       static int Never;
-      arch::rawSyscall(SYS_futex, long(&Never), FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+      futexWait(&Never, 0, nullptr);
       continue;
     }
     timespec T{0, kPollNs};

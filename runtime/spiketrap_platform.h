@@ -28,6 +28,13 @@ namespace __spiketrap {
 
 //===-- Waiting: futexes (spiketrap_futex_linux.cpp) ---------------------===//
 
+// Sleeps while the 32-bit word at Word holds Expected, until a wake, a
+// signal or Timeout (relative; null: none). 0 when woken, else a negative
+// errno (-EAGAIN: the word had changed; -ETIMEDOUT). Within one process.
+long futexWait(void *Word, uint32_t Expected, const struct timespec *Timeout);
+// Wakes one thread sleeping on Word.
+void futexWake(void *Word);
+
 //===-- Ticks: the per-thread timer and its signal -----------------------===//
 //===-- (spiketrap_ticks_linux.cpp) ---------------------------------------===//
 

@@ -18,12 +18,12 @@
 #include "spiketrap_procread.h"
 #include "spiketrap_arch.h"
 #include "spiketrap_clock.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_sandbox.h"
 #include "spiketrap_thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
@@ -106,8 +106,7 @@ void serve(Slot &S) {
   Want = Reading;
   if (__atomic_compare_exchange_n(&S.State, &Want, Answered, false,
                                   __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-    arch::rawSyscall(SYS_futex, long(&S.State), FUTEX_WAKE_PRIVATE, 1, 0, 0,
-                     0);
+    futexWake(&S.State);
   else
     __atomic_store_n(&S.State, Free, __ATOMIC_RELEASE); // Dropped
 }
@@ -123,7 +122,7 @@ void procReaderLoop(void *) {
     for (Slot &S : Slots)
       if (__atomic_load_n(&S.State, __ATOMIC_ACQUIRE) == Asked)
         serve(S);
-    arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAIT_PRIVATE, Seen, 0, 0, 0);
+    futexWait(&Work, Seen, nullptr);
   }
   __atomic_store_n(&Running, false, __ATOMIC_RELEASE);
 }
@@ -164,7 +163,7 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
   memcpy(S->Path, Path, Len + 1);
   __atomic_store_n(&S->State, Asked, __ATOMIC_RELEASE);
   __atomic_fetch_add(&Work, 1, __ATOMIC_RELEASE);
-  arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+  futexWake(&Work);
   uint64_t Start = monotonicNs();
   bool Spin = threadState.Status == StatusBusy && !threadState.Depth;
   for (;;) {
@@ -189,8 +188,7 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
     }
     uint64_t Left = kWaitNs - Waited;
     timespec T = {time_t(Left / 1000000000), long(Left % 1000000000)};
-    long R = arch::rawSyscall(SYS_futex, long(&S->State), FUTEX_WAIT_PRIVATE,
-                              State, long(&T), 0, 0);
+    long R = futexWait(&S->State, State, &T);
     if (R != -EAGAIN)
       ++threadState.ProcReadSleeps; // it slept (or a signal woke it)
   }
@@ -236,7 +234,7 @@ bool procReaderStopping(pthread_t &T) {
   __atomic_store_n(&Paused, true, __ATOMIC_RELEASE);
   __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
   __atomic_fetch_add(&Work, 1, __ATOMIC_RELEASE);
-  arch::rawSyscall(SYS_futex, long(&Work), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+  futexWake(&Work);
   T = Thread;
   return true;
 }

@@ -24,6 +24,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
 #include "spiketrap_patch.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_procread.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_rundelay.h"
@@ -32,7 +33,6 @@
 #include "spiketrap_thread.h"
 #include "spiketrap_watchdog.h"
 
-#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,8 +164,7 @@ void look(ThreadState &T, void *P) {
 void sleepUntil(uint64_t NowTicks, uint64_t WakeTicks) {
   uint64_t Ns = ticksToNs(WakeTicks - NowTicks);
   timespec T{time_t(Ns / 1000000000), long(Ns % 1000000000)};
-  arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAIT_PRIVATE, 0, long(&T), 0,
-                   0);
+  futexWait(&Stop, 0, &T);
 }
 
 void loop(void *) {
@@ -181,7 +180,7 @@ void loop(void *) {
     // The program sandboxed itself: no more looks (they read /proc and
     // signal threads), only the wait for the end.
     if (sandboxed()) {
-      arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+      futexWait(&Stop, 0, nullptr);
       continue;
     }
     uint64_t Now = now();
@@ -303,7 +302,7 @@ bool watcherPause() {
   if (!__atomic_load_n(&Started, __ATOMIC_ACQUIRE))
     return false;
   __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
-  arch::rawSyscall(SYS_futex, long(&Stop), FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+  futexWake(&Stop);
   pthread_join(Thread, nullptr);
   backgroundThreadJoined();
   stopReader();
