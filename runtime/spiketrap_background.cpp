@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_background.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_thread.h"
 
@@ -39,7 +40,7 @@ void *threadMain(void *P) {
   noteThreadRoot(__builtin_frame_address(0));
   Start S = *static_cast<Start *>(P);
   free(P);
-  uint32_t Tid = uint32_t(syscall(SYS_gettid)), *Own = nullptr;
+  uint32_t Tid = threadId(), *Own = nullptr;
   for (uint32_t &E : OwnTids) {
     uint32_t Zero = 0;
     if (__atomic_compare_exchange_n(&E, &Zero, Tid, false, __ATOMIC_RELAXED,

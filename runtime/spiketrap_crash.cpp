@@ -13,6 +13,7 @@
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_report.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_thread.h"
@@ -96,7 +97,7 @@ void dieOf(int Sig) {
 void crashHandler(int Sig, siginfo_t *, void *) {
   samplerFaultGuard(Sig); // a sample's unwinding, not the program
   int Errno = errno;
-  long Tid = long(syscall(SYS_gettid));
+  long Tid = long(threadId());
   int Expected = 0;
   if (!__atomic_compare_exchange_n(&crashSignal, &Expected, Sig, false,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {

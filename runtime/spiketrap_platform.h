@@ -24,6 +24,9 @@ namespace __spiketrap {
 
 //===-- Threads and processes (spiketrap_process_linux.cpp) --------------===//
 
+// This thread's id as the OS numbers threads (the kernel's tid on Linux).
+uint32_t threadId();
+
 //===-- Files and /proc (spiketrap_files_linux.cpp) ----------------------===//
 
 //===-- Waiting: futexes (spiketrap_futex_linux.cpp) ---------------------===//

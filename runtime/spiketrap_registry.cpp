@@ -6,6 +6,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_init.h"
 #include "spiketrap_kernel_events.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_sampler.h"
 #include "spiketrap_sandbox.h"
@@ -182,7 +183,7 @@ bool threadReady(ThreadState &T) {
     T.Status = StatusDead; // no memory: never timed
     return false;
   }
-  T.Tid = uint32_t(syscall(SYS_gettid));
+  T.Tid = threadId();
   T.Self = (unsigned long)pthread_self();
   recentAttach(T);
   kernelEventsAttach(T);
@@ -241,7 +242,7 @@ void threadAfterForkChild() {
     T.Next = T.Prev = nullptr;
     Head = &T;
     Registered = 1;
-    T.Tid = uint32_t(syscall(SYS_gettid));
+    T.Tid = threadId();
     T.Calls = T.Overflows = T.Lost = 0;
     uint32_t Open = T.Depth < kMaxDepth ? T.Depth : kMaxDepth;
     for (uint32_t I = 0; I < Open; ++I)
