@@ -1,4 +1,4 @@
-//===- spiketrap_process_linux.cpp - Threads and processes on Linux -*- C++
+//===- spiketrap_process_linux.cpp - Threads and processes on Linux -----===//
 //-*-===//
 //
 // The Threads and processes section of spiketrap_platform.h: a thread's
