@@ -26,34 +26,39 @@ namespace __spiketrap {
 
 namespace {
 
-// The thread's copy of its waits for the spike it captures: thread-local,
-// not on the stack (2.5 KiB; a handler on a program's small alternate stack
-// spikes too). A capture inside a capture on the same thread (a handler
-// that interrupted it) reads none: its waits are a lower bound.
-__thread SpikeWaits CaptureWaits __attribute__((tls_model("initial-exec")));
+// The thread's copy of its waits for the spike it captures: in the room
+// after its frames (captureScratch), not on the stack (2.5 KiB; a handler on
+// a program's small alternate stack spikes too). A capture inside a capture
+// on the same thread (a handler that interrupted it) reads none: its waits
+// are a lower bound.
+static_assert(sizeof(SpikeWaits) <= kCaptureScratchBytes,
+              "the waits' copy fits the room after the frames");
 __thread bool Capturing __attribute__((tls_model("initial-exec")));
 SpikeWaits NoWaits;
 
 // Holds the thread's copy of its waits while it lives.
 class WaitsCopy {
 public:
-  WaitsCopy(const ThreadState &T, uint32_t Depth) : Outer(!Capturing) {
+  WaitsCopy(const ThreadState &T, uint32_t Depth)
+      : Outer(!Capturing),
+        Copy(Outer ? static_cast<SpikeWaits *>(captureScratch(T)) : &NoWaits) {
     if (!Outer)
       return;
     Capturing = true;
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    copySpikeWaits(T, Depth, onMainThread(T), CaptureWaits);
+    copySpikeWaits(T, Depth, onMainThread(T), *Copy);
   }
   ~WaitsCopy() {
     std::atomic_signal_fence(std::memory_order_seq_cst);
     if (Outer)
       Capturing = false;
   }
-  const SpikeWaits &waits() const { return Outer ? CaptureWaits : NoWaits; }
+  const SpikeWaits &waits() const { return *Copy; }
   bool lost() const { return !Outer; }
 
 private:
   bool Outer;
+  SpikeWaits *Copy;
 };
 
 // How long a spike's thread waited for a CPU during the call, when Has.

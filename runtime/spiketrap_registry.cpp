@@ -52,8 +52,9 @@ bool RenamesSeen = true;
 uintptr_t RootDistance;
 bool RootComing; // a thread of the runtime's is starting: it measures it
 constexpr uintptr_t kRootSlack = 512;
-// The frame arrays of threads that have exited, for the next threads to
-// register (under RegistryLock; the first word of each links them).
+// The frame arrays (each followed by the capture's room) of threads that
+// have exited, for the next threads to register (under RegistryLock; the
+// first word of each links them).
 void *FreeFrames;
 
 Frame *takeFrames() {
@@ -64,8 +65,8 @@ Frame *takeFrames() {
   RegistryLock.unlock();
   if (P)
     return static_cast<Frame *>(memset(P, 0, kMaxDepth * sizeof(Frame)));
-  P = mmap(nullptr, kMaxDepth * sizeof(Frame), PROT_READ | PROT_WRITE,
-           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  P = mmap(nullptr, kMaxDepth * sizeof(Frame) + kCaptureScratchBytes,
+           PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return P == MAP_FAILED ? nullptr : static_cast<Frame *>(P);
 }
 
@@ -119,7 +120,7 @@ void onThreadExit(void *P) {
 
 } // namespace __spiketrap
 extern "C" SPIKETRAP_INTERNAL int __spiketrap_setname_np(pthread_t Thread,
-                                                        const char *Name);
+                                                         const char *Name);
 namespace __spiketrap {
 
 void noteThreadRoot(const void *Frame) {
@@ -326,9 +327,9 @@ extern "C" int __spiketrap_setname_np(pthread_t Thread, const char *Name) {
   using Fn = int (*)(pthread_t, const char *);
   static Fn Real;
   if (!__atomic_load_n(&Real, __ATOMIC_ACQUIRE))
-    __atomic_store_n(&Real,
-                     reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_setname_np")),
-                     __ATOMIC_RELEASE);
+    __atomic_store_n(
+        &Real, reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_setname_np")),
+        __ATOMIC_RELEASE);
   Fn F = __atomic_load_n(&Real, __ATOMIC_ACQUIRE);
   int Rc = F ? F(Thread, Name) : staticSetname(Thread, Name);
   if (Rc != 0)

@@ -358,7 +358,7 @@ void samplerSignalTaken(int Sig) {
     logLine("sample: the program takes signal {}; sampling stops", Sig);
 }
 
-// The program sandboxes itself (spiketrap_sandbox.cpp): as above, silently.
+// The program sandboxes itself (spiketrap_sandbox_linux.cpp): as above, silently.
 void samplerStopForRun() {
   if (!__atomic_exchange_n(&SampleSig, 0, __ATOMIC_SEQ_CST))
     return;

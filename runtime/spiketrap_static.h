@@ -2,7 +2,7 @@
 //
 // A statically linked program has no dynamic symbols: dlsym(RTLD_NEXT)
 // finds none of the functions the runtime interposes, and our definitions
-// took the C library's place. spiketrap_static.cpp gives what such a
+// took the C library's place. spiketrap_static_linux.cpp gives what such a
 // program calls instead: glibc's own function under another name, or the
 // same reached another way (for the waits: staticWait, spiketrap_waits.h).
 //

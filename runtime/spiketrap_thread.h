@@ -126,7 +126,7 @@ struct ThreadState {
   // The kernel's name, read at registration and kept by pthread_setname_np
   // (atomically, a word at a time: hence the alignment).
   alignas(8) char KernelName[16];
-  unsigned long Self;  // pthread_self(), to find the thread by handle
+  unsigned long Self; // pthread_self(), to find the thread by handle
   // Owned by the hang watchdog (spiketrap_watchdog.cpp), never by the hooks.
   struct {
     uint64_t Calls, Depth, Since; // last seen, and when they last changed
@@ -165,7 +165,7 @@ struct ThreadState {
   // unused): what a long wait compares with (runDelayInWait).
   RunDelayMark CpuBase;
   // The times this thread slept waiting for the /proc reader
-  // (spiketrap_procread.cpp): voluntary context switches of ours, which
+  // (spiketrap_procread_linux.cpp): voluntary context switches of ours, which
   // the run-delay arithmetic takes out of its counts.
   uint64_t ProcReadSleeps;
   // Signal handlers (spiketrap_sigaction.cpp): when each running one began
@@ -199,6 +199,13 @@ inline void shiftOpenFrames(ThreadState &T, uint32_t Below, uint64_t Ticks) {
       S.Start += Ticks;
   for (uint32_t I = 0; I < Below; ++I)
     T.Frames[I].Start += Ticks;
+}
+
+// Room a spike's capture works in (spiketrap_capture.cpp), mapped right
+// after a thread's frames: too large for the static TLS or a small stack.
+constexpr uint64_t kCaptureScratchBytes = 4096;
+inline void *captureScratch(const ThreadState &T) {
+  return reinterpret_cast<char *>(T.Frames) + kMaxDepth * sizeof(Frame);
 }
 
 extern __thread ThreadState threadState

@@ -3,7 +3,7 @@
 // The waiting calls of the C library (spiketrap_waits.inc): the real
 // functions (found with dlsym(RTLD_NEXT), so errno, return values and
 // cancellation are the C library's own; a static program's come from
-// spiketrap_static.cpp), the bookkeeping every wrapper shares
+// spiketrap_static_linux.cpp), the bookkeeping every wrapper shares
 // (waitBegin/waitEnd: on a thread whose hooks record and that has an open
 // frame, note when the wait began and ended in the thread's WaitRing), and
 // the interposed calls that are no cancellation points (locks, syscall).
@@ -11,7 +11,7 @@
 // runtime's own work (Busy), pays two direct calls, a TLS load and an
 // indirect call. A lock is timed only when a try-lock first fails: an
 // uncontended lock costs a try-lock, as before.
-// The generated wrappers, with unwind tables: spiketrap_waits_calls.cpp.
+// The generated wrappers, with unwind tables: spiketrap_waits_calls_linux.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_waits.h"
@@ -473,7 +473,7 @@ SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
                                         long)>(realFn(Wait_syscall));
   if (Nr == SYS_seccomp &&
       (A[0] == SECCOMP_SET_MODE_STRICT || A[0] == SECCOMP_SET_MODE_FILTER))
-    sandboxComing(); // before the filter: spiketrap_sandbox.cpp
+    sandboxComing(); // before the filter: spiketrap_sandbox_linux.cpp
   WaitScope W;
   if (Nr == SYS_futex && futexWaits(A[1]))
     waitBegin(W, Wait_syscall);

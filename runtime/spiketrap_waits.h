@@ -102,11 +102,11 @@ uint64_t waitsPreemptedNs(const SpikeWaits &W, uint64_t From, uint64_t To);
 void waitsInit();
 
 // The function the wrapper of the interposed call Call calls when dlsym has
-// none (a static program): never null (spiketrap_static.cpp).
+// none (a static program): never null (spiketrap_static_linux.cpp).
 void *staticWait(uint32_t Call);
 
 // What every generated wrapper does around the real call, out of line once
-// (spiketrap_waits_calls.cpp): waitBegin finds the real function and, on a
+// (spiketrap_waits_calls_linux.cpp): waitBegin finds the real function and, on a
 // thread whose waits are noted, reads the clock; waitEnd notes the wait.
 // Both keep errno and are async-signal-safe.
 struct WaitScope {

@@ -1,4 +1,4 @@
-//===- spiketrap_waits_calls.cpp - The interposed cancellation points -----===//
+//===- spiketrap_waits_calls_linux.cpp - The interposed cancellation points -----===//
 //
 // The waiting calls of spiketrap_waits.inc that are cancellation points,
 // generated: each is the real call between waitBegin and waitEnd

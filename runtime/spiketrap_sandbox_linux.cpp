@@ -1,4 +1,4 @@
-//===- spiketrap_sandbox.cpp - Programs that sandbox themselves -----------===//
+//===- spiketrap_sandbox_linux.cpp - Programs that sandbox themselves -----------===//
 //
 // A killing filter (SECCOMP_RET_KILL_*) ends the process at the first call
 // it refuses, so the runtime must see the filter before it comes: prctl
