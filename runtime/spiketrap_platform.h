@@ -7,6 +7,15 @@
 // named spiketrap_<topic>_linux.cpp (built on Linux only). A port adds
 // spiketrap_<topic>_<os>.cpp files and leaves the shared files alone.
 //
+// Some parts are Linux's as a whole, and their files are named so; the
+// shared code reaches them through their own platform-neutral headers:
+// the /proc reader thread (spiketrap_procread.h, _procread_linux.cpp),
+// perf events (spiketrap_kernel_events.h, _kernel_events_linux.cpp), the
+// seccomp check (spiketrap_sandbox.h, _sandbox_linux.cpp), the interposed
+// C library names (spiketrap_waits.h, _waits_calls_linux.cpp) and what a
+// statically linked glibc program calls for them (spiketrap_static.h,
+// _static_linux.cpp).
+//
 // Every function here may be called from a signal handler unless its
 // comment says otherwise: no malloc, no locks, no stdio.
 //
@@ -26,8 +35,6 @@ namespace __spiketrap {
 
 // This thread's id as the OS numbers threads (the kernel's tid on Linux).
 uint32_t threadId();
-
-//===-- Files and /proc (spiketrap_files_linux.cpp) ----------------------===//
 
 //===-- Waiting: futexes (spiketrap_futex_linux.cpp) ---------------------===//
 

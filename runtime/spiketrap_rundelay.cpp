@@ -16,6 +16,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_kernel_events.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_procread.h"
 #include "spiketrap_record.h"
 
@@ -155,7 +156,7 @@ void runDelayInit(bool WatcherRuns) {
     return;
   }
   uint64_t Ns;
-  switch (readRunDelay(uint32_t(syscall(SYS_gettid)), Ns)) {
+  switch (readRunDelay(threadId(), Ns)) {
   case ReadOk:
     break;
   case ReadFailed:
