@@ -33,25 +33,28 @@ namespace {
 // are a lower bound.
 static_assert(sizeof(SpikeWaits) <= kCaptureScratchBytes,
               "the waits' copy fits the room after the frames");
-__thread bool Capturing __attribute__((tls_model("initial-exec")));
+// 1 + the thread's handler nesting of the capture under way; 0: none. A
+// capture at the same nesting or below cannot be inside it: that one was
+// left (a handler that interrupted it jumped out), and this one takes over.
+__thread uint32_t Capturing __attribute__((tls_model("initial-exec")));
 SpikeWaits NoWaits;
 
 // Holds the thread's copy of its waits while it lives.
 class WaitsCopy {
 public:
   WaitsCopy(const ThreadState &T, uint32_t Depth)
-      : Outer(!Capturing),
+      : Outer(!Capturing || T.NumSignals < Capturing),
         Copy(Outer ? static_cast<SpikeWaits *>(captureScratch(T)) : &NoWaits) {
     if (!Outer)
       return;
-    Capturing = true;
+    Capturing = T.NumSignals + 1;
     std::atomic_signal_fence(std::memory_order_seq_cst);
     copySpikeWaits(T, Depth, onMainThread(T), *Copy);
   }
   ~WaitsCopy() {
     std::atomic_signal_fence(std::memory_order_seq_cst);
     if (Outer)
-      Capturing = false;
+      Capturing = 0;
   }
   const SpikeWaits &waits() const { return *Copy; }
   bool lost() const { return !Outer; }
