@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -23,15 +22,38 @@ namespace __spiketrap {
 namespace {
 
 uint32_t Running; // the runtime's threads
-// Their kernel thread ids (0: a free entry), told apart from the
-// program's threads where /proc cannot count them.
+// Their kernel thread ids (0: not known yet), told apart from the program's
+// threads where /proc cannot count them. A joinable thread's entry is let go
+// by its joiner, once the kernel has let the thread go too.
 constexpr int kMaxOwn = 8;
-uint32_t OwnTids[kMaxOwn];
+struct Own {
+  bool Used;
+  uint32_t Tid;
+  pthread_t Handle;
+};
+Own Owns[kMaxOwn];
 
 struct Start {
   void (*Body)(void *);
   void *Arg;
+  Own *Slot; // null when all are taken
+  bool Joinable;
 };
+
+Own *takeSlot() {
+  for (Own &E : Owns) {
+    bool Free = false;
+    if (__atomic_compare_exchange_n(&E.Used, &Free, true, false,
+                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      return &E;
+  }
+  return nullptr;
+}
+
+void freeSlot(Own *E) {
+  __atomic_store_n(&E->Tid, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&E->Used, false, __ATOMIC_RELEASE);
+}
 
 void *threadMain(void *P) {
   // Hooks reached from here (an instrumented malloc or free) return at once.
@@ -40,18 +62,11 @@ void *threadMain(void *P) {
   noteThreadRoot(__builtin_frame_address(0));
   Start S = *static_cast<Start *>(P);
   free(P);
-  uint32_t Tid = threadId(), *Own = nullptr;
-  for (uint32_t &E : OwnTids) {
-    uint32_t Zero = 0;
-    if (__atomic_compare_exchange_n(&E, &Zero, Tid, false, __ATOMIC_RELAXED,
-                                    __ATOMIC_RELAXED)) {
-      Own = &E;
-      break;
-    }
-  }
+  if (S.Slot)
+    __atomic_store_n(&S.Slot->Tid, threadId(), __ATOMIC_RELAXED);
   S.Body(S.Arg);
-  if (Own)
-    __atomic_store_n(Own, 0, __ATOMIC_RELAXED);
+  if (S.Slot && !S.Joinable)
+    freeSlot(S.Slot);
   return nullptr;
 }
 
@@ -65,7 +80,7 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
   auto *S = static_cast<Start *>(malloc(sizeof(Start)));
   if (!S)
     return false;
-  *S = {Body, Arg};
+  *S = {Body, Arg, takeSlot(), Joinable != nullptr};
   // The thread inherits a full signal mask: the program's handlers keep
   // running on the program's threads.
   sigset_t All, Old;
@@ -82,26 +97,45 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
   pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   if (Err) {
     threadRootComing(false); // nobody will measure it now
+    if (S->Slot)
+      freeSlot(S->Slot);
     free(S);
     return false;
   }
-  if (Joinable)
+  if (Joinable) {
     *Joinable = T;
-  else
+    if (S->Slot)
+      S->Slot->Handle = T;
+  } else
     pthread_detach(T);
   __atomic_fetch_add(&Running, 1, __ATOMIC_RELAXED);
   return true;
 }
 
-void backgroundThreadJoined() {
+void joinBackgroundThread(pthread_t T) {
+  pthread_join(T, nullptr);
   __atomic_fetch_sub(&Running, 1, __ATOMIC_RELAXED);
+  Own *Slot = nullptr;
+  for (Own &E : Owns)
+    if (__atomic_load_n(&E.Used, __ATOMIC_ACQUIRE) &&
+        pthread_equal(E.Handle, T))
+      Slot = &E;
+  if (!Slot)
+    return;
+  // pthread_join returns when the thread has cleared its id, before the
+  // kernel takes it out of the process: unshare(CLONE_NEWUSER) would still
+  // count it. Gone is when its id no longer takes a signal (a second at
+  // most: a kernel that refuses tgkill reads as gone).
+  uint32_t Tid = __atomic_load_n(&Slot->Tid, __ATOMIC_RELAXED);
+  for (int I = 0; Tid && I < 10000 && threadAlive(Tid); ++I)
+    napNs(100000);
+  freeSlot(Slot);
 }
 
 void backgroundMeasureThreadRoot() {
   pthread_t T;
   if (startBackgroundThread([](void *) {}, nullptr, &T)) {
-    pthread_join(T, nullptr);
-    backgroundThreadJoined();
+    joinBackgroundThread(T);
   }
 }
 
@@ -110,16 +144,16 @@ uint32_t backgroundThreads() {
 }
 
 bool backgroundThreadIs(uint32_t Tid) {
-  for (uint32_t &E : OwnTids)
-    if (__atomic_load_n(&E, __ATOMIC_RELAXED) == Tid)
+  for (Own &E : Owns)
+    if (Tid && __atomic_load_n(&E.Tid, __ATOMIC_RELAXED) == Tid)
       return true;
   return false;
 }
 
 void backgroundAfterForkChild() {
   Running = 0;
-  for (uint32_t &E : OwnTids)
-    E = 0;
+  for (Own &E : Owns)
+    E = {};
 }
 
 } // namespace __spiketrap

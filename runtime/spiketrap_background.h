@@ -13,8 +13,9 @@ namespace __spiketrap {
 // StackSize: 0 for the C library's default.
 bool startBackgroundThread(void (*Body)(void *), void *Arg,
                            pthread_t *Joinable = nullptr, size_t StackSize = 0);
-// A joinable thread of ours has been joined.
-void backgroundThreadJoined();
+// Joins a joinable thread of ours; returns when the kernel has let it go
+// (the process counts one thread fewer).
+void joinBackgroundThread(pthread_t T);
 // Starts and joins a thread that only measures where a start routine's
 // frame lies (noteThreadRoot): for a run without the watcher, whose thread
 // measures it otherwise.

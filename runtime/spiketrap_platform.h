@@ -35,6 +35,11 @@ namespace __spiketrap {
 
 // This thread's id as the OS numbers threads (the kernel's tid on Linux).
 uint32_t threadId();
+// Whether thread Tid is still one of this process's: true until the OS has
+// let it go, after it ended and was joined (false where the OS will not say).
+bool threadAlive(uint32_t Tid);
+// Sleeps about Ns, not through the C library names the runtime interposes.
+void napNs(uint64_t Ns);
 
 //===-- Waiting: futexes (spiketrap_futex_linux.cpp) ---------------------===//
 

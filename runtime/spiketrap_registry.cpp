@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -148,9 +147,7 @@ bool atThreadRoot(const ThreadState &T, const void *Addr) {
       Until = Now + nsToTicks(1000000000);
     else if (Now > Until)
       return false;
-    // Not the C library's nanosleep: that name is our own wait's.
-    struct timespec Nap = {0, 100000};
-    arch::rawSyscall(SYS_nanosleep, long(&Nap), 0, 0, 0, 0, 0);
+    napNs(100000);
   }
   if (!Root)
     return false;

@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,24 +67,20 @@ const char *statField(const char *Path, char *Buf, size_t Size, int Index) {
 uint32_t Unknown[64];
 uint32_t NumUnknown;
 
-bool threadAlive(long Pid, uint32_t Tid) {
-  return arch::rawSyscall(SYS_tgkill, Pid, long(Tid), 0, 0, 0, 0) == 0;
-}
-
 bool goneWithoutProc() {
   if (!registeredThreadsGone())
     return false;
   long Pid = long(getpid());
   uint32_t Kept = 0;
   for (uint32_t I = 0; I < NumUnknown; ++I)
-    if (threadAlive(Pid, Unknown[I]))
+    if (threadAlive(Unknown[I]))
       Unknown[Kept++] = Unknown[I];
   NumUnknown = Kept;
   if (NumUnknown)
     return false;
   constexpr uint32_t kPidMaxLimit = 4194304; // the kernel's PID_MAX_LIMIT
   for (uint32_t Tid = 1; Tid < kPidMaxLimit; ++Tid)
-    if (Tid != uint32_t(Pid) && threadAlive(Pid, Tid) &&
+    if (Tid != uint32_t(Pid) && threadAlive(Tid) &&
         !backgroundThreadIs(Tid) &&
         NumUnknown < sizeof(Unknown) / sizeof(Unknown[0]))
       Unknown[NumUnknown++] = Tid;
@@ -255,8 +250,7 @@ void stopReader() {
   pthread_t T;
   if (!procReaderStopping(T))
     return;
-  pthread_join(T, nullptr);
-  backgroundThreadJoined();
+  joinBackgroundThread(T);
   procReaderStopped();
 }
 
@@ -303,8 +297,7 @@ bool watcherPause() {
     return false;
   __atomic_store_n(&Stop, 1, __ATOMIC_RELEASE);
   futexWake(&Stop);
-  pthread_join(Thread, nullptr);
-  backgroundThreadJoined();
+  joinBackgroundThread(Thread);
   stopReader();
   __atomic_store_n(&Started, false, __ATOMIC_RELEASE);
   return true;
