@@ -1,10 +1,10 @@
 //===- spiketrap_alloc.cpp - Memory for reports ---------------------------===//
 #include "spiketrap_alloc.h"
+#include "spiketrap_platform.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 namespace __spiketrap {
 
@@ -17,9 +17,8 @@ struct alignas(16) Header {
 };
 
 void *mapBlock(size_t Size) {
-  void *P = mmap(nullptr, sizeof(Header) + Size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (P == MAP_FAILED)
+  void *P = mapPages(sizeof(Header) + Size);
+  if (!P)
     return nullptr;
   static_cast<Header *>(P)->Size = Size;
   return static_cast<Header *>(P) + 1;
@@ -33,7 +32,7 @@ void *reportCalloc(size_t N, size_t Size) {
     return calloc(N, Size);
   if (Size && N > SIZE_MAX / 2 / Size)
     return nullptr;
-  return mapBlock(N * Size); // mmap's pages are zero
+  return mapBlock(N * Size); // mapped pages are zero
 }
 
 void *reportRealloc(void *P, size_t Size) {

@@ -21,8 +21,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -64,16 +62,12 @@ void writeCrashReport() {
 }
 
 void writeCrashReportOnOwnStack() {
-  long Page = sysconf(_SC_PAGESIZE);
-  char *Stack = static_cast<char *>(
-      mmap(nullptr, kReportStack + Page, PROT_READ | PROT_WRITE,
-           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0));
-  if (Stack == MAP_FAILED || mprotect(Stack, Page, PROT_NONE) != 0 ||
-      getcontext(&ReportContext) != 0) {
+  void *Stack = mapGuardedStack(kReportStack);
+  if (!Stack || getcontext(&ReportContext) != 0) {
     writeCrashReport(); // on the handler's stack: better than none
     return;
   }
-  ReportContext.uc_stack.ss_sp = Stack + Page;
+  ReportContext.uc_stack.ss_sp = Stack;
   ReportContext.uc_stack.ss_size = kReportStack;
   ReportContext.uc_link = &HandlerContext; // back here when it returns
   makecontext(&ReportContext, writeCrashReport, 0);
@@ -125,18 +119,14 @@ void giveMainThreadAltStack() {
   stack_t Old;
   if (sigaltstack(nullptr, &Old) != 0 || !(Old.ss_flags & SS_DISABLE))
     return;
-  long Page = sysconf(_SC_PAGESIZE);
-  char *Stack = static_cast<char *>(
-      mmap(nullptr, kAltStack + Page, PROT_READ | PROT_WRITE,
-           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0));
-  if (Stack == MAP_FAILED)
+  void *Stack = mapGuardedStack(kAltStack);
+  if (!Stack)
     return;
-  mprotect(Stack, Page, PROT_NONE); // a guard below it
   stack_t Alt = {};
-  Alt.ss_sp = Stack + Page;
+  Alt.ss_sp = Stack;
   Alt.ss_size = kAltStack;
   if (sigaltstack(&Alt, nullptr) != 0)
-    munmap(Stack, kAltStack + Page);
+    unmapGuardedStack(Stack, kAltStack);
 }
 
 } // namespace

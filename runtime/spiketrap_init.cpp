@@ -9,6 +9,7 @@
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_patch.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_recent.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report.h"
@@ -23,7 +24,6 @@
 #include "spiketrap_watcher.h"
 
 #include <stdlib.h>
-#include <sys/auxv.h>
 #include <string.h>
 
 namespace __spiketrap {
@@ -73,7 +73,7 @@ void removeOptions(char **Env) {
 // would honour it (issue 34).
 const char *optionsFrom(char **Env) {
   const char *Options = findOptions(Env);
-  if (Options && getauxval(AT_SECURE)) {
+  if (Options && processPrivileged()) {
     logLine("SPIKETRAP_OPTIONS ignored: this is a privileged (setuid, setgid "
             "or capability) process");
     removeOptions(Env);

@@ -1,371 +1,80 @@
-//===- spiketrap_lifecycle.cpp - fork, exec and dlclose -------------------===//
+//===- spiketrap_lifecycle.cpp - fork, exit and unloading -----------------===//
 //
-// Process events that invalidate what the runtime holds: a forked child
-// starts with a clean state and its own report; a program replaced by exec
-// must not inherit a signal of ours; a shared object about to be unloaded
-// must not leave descriptors behind in pending spike records.
+// Process events that invalidate what the runtime holds, and what the
+// runtime does at each: a forked child starts with a clean state and its
+// own report; a shared object about to be unloaded must not leave
+// descriptors behind in pending spike records. The platform's file
+// (spiketrap_lifecycle_linux.cpp) catches the events (fork handlers, the
+// interposed dlclose, _exit and exec) and calls these.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_adaptive.h"
-#include "spiketrap_arch.h"
 #include "spiketrap_background.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_livelog.h"
 #include "spiketrap_patch.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report.h"
 #include "spiketrap_report_signal.h"
-#include "spiketrap_sampler.h"
 #include "spiketrap_sigaction.h"
 #include "spiketrap_spikes.h"
-#include "spiketrap_static.h"
-#include "spiketrap_symbols.h"
 #include "spiketrap_thread.h"
-#include "spiketrap_waits.h"
 #include "spiketrap_watcher.h"
-
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <link.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace __spiketrap {
 
 namespace {
-using DlcloseFn = int (*)(void *);
-DlcloseFn RealDlclose;
-using ExecveFn = int (*)(const char *, char *const[], char *const[]);
-ExecveFn RealExecve;
-// glibc's search of PATH (execvp, execlp and execvpe reach it).
-ExecvpeFn RealExecvpe;
-// The pid of this process when it is a forked child, else 0: its _exit
-// writes its report (a vfork child of it has another pid and does not).
-long ForkedChild;
 bool Exiting; // exit() has begun: the report at exit ran, or is running
 } // namespace
 
 void lifecycleExiting() { __atomic_store_n(&Exiting, true, __ATOMIC_RELEASE); }
 
-void lifecycleInit() {
-  RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
-  // Now: a forked child must not take the loader's lock to exec.
-  RealExecve = reinterpret_cast<ExecveFn>(dlsym(RTLD_NEXT, "execve"));
-  RealExecvpe = reinterpret_cast<ExecvpeFn>(dlsym(RTLD_NEXT, "execvpe"));
-  if (!RealExecvpe) // a static program
-    RealExecvpe = staticExecvpe();
-  signalInit();
-  // Locks of the background threads are not held across fork (it would
-  // wait for a whole report): the child makes them anew, with the threads.
-  pthread_atfork(threadBeforeFork, threadAfterForkParent, [] {
-    ForkedChild = arch::rawSyscall(SYS_getpid, 0, 0, 0, 0, 0, 0);
-    threadAfterForkChild();
-    backgroundAfterForkChild();
-    spikesAfterForkChild();
-    signalAfterForkChild();
-    RecursionGuard Guard;
-    reportAfterForkChild();
-    liveLogAfterForkChild();
-    reportSignalAfterForkChild();
-    watcherAfterForkChild();
-  });
-  // A batch of patches is short: the child never sees one half done.
-  pthread_atfork(patchBeforeFork, patchAfterForkParent, patchAfterForkChild);
-  // Registered last, so taken first: no other lock is held while it waits.
-  pthread_atfork(objectsBeforeFork, objectsAfterFork, objectsAfterFork);
+void lifecycleAfterForkChild() {
+  threadAfterForkChild();
+  backgroundAfterForkChild();
+  spikesAfterForkChild();
+  signalAfterForkChild();
+  RecursionGuard Guard;
+  reportAfterForkChild();
+  liveLogAfterForkChild();
+  reportSignalAfterForkChild();
+  watcherAfterForkChild();
 }
 
-namespace {
-struct Range {
-  uintptr_t Base, Lo, Hi;
-};
-
-// The address range of the loaded segments of Info's object.
-Range loadedRange(const struct dl_phdr_info *Info) {
-  Range R = {Info->dlpi_addr, 0, 0};
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    if (P.p_type != PT_LOAD)
-      continue;
-    uintptr_t Lo = Info->dlpi_addr + P.p_vaddr, Hi = Lo + P.p_memsz;
-    R.Lo = R.Lo ? (Lo < R.Lo ? Lo : R.Lo) : Lo;
-    R.Hi = Hi > R.Hi ? Hi : R.Hi;
-  }
-  return R;
-}
-
-// The object at R->Base: its range into *R.
-int findObject(struct dl_phdr_info *Info, size_t, void *Data) {
-  auto *R = static_cast<Range *>(Data);
-  if (Info->dlpi_addr != R->Base)
-    return 0;
-  *R = loadedRange(Info);
-  return 1;
-}
-
-struct Holder {
-  uintptr_t Addr;
-  Range R; // stays empty for the program itself, which is never unloaded
-};
-
-// The object holding H->Addr.
-int findHolder(struct dl_phdr_info *Info, size_t, void *Data) {
-  auto *H = static_cast<Holder *>(Data);
-  Range Loaded = loadedRange(Info);
-  if (H->Addr < Loaded.Lo || H->Addr >= Loaded.Hi)
-    return 0;
-  if (Info->dlpi_name && Info->dlpi_name[0])
-    H->R = Loaded;
-  return 1;
-}
-
-// Records and pending patches let go of the object in [R.Lo, R.Hi).
-void detachObject(const Range &R) {
-  if (!R.Hi)
+void lifecycleForkedChildExits() {
+  if (!flags.enabled || !flags.report_at_exit)
     return;
-  spikesDetachRange(R.Lo, R.Hi);
-  adaptDetachRange(R.Lo, R.Hi);
-  patchDetachRange(R.Lo, R.Hi);
+  SpikeTotals S = spikeTotals();
+  if (S.Recorded || S.Hangs || S.Dropped)
+    writeReport();
 }
-} // namespace
+
+void lifecycleDetachRange(uintptr_t Lo, uintptr_t Hi) {
+  if (!Hi)
+    return;
+  spikesDetachRange(Lo, Hi);
+  adaptDetachRange(Lo, Hi);
+  patchDetachRange(Lo, Hi);
+}
 
 } // namespace __spiketrap
 
 using namespace __spiketrap;
 
-// unshare(CLONE_NEWUSER) and setns() into a user or mount namespace need a
-// single-threaded process: the watcher thread (sampling, on by default) ends
-// for the call and starts again after it. The system calls themselves, as
-// the C library makes them.
-namespace {
-// System call Nr, as the C library makes it, with the watcher thread ended
-// for it when Pause.
-int withoutWatcher(bool Pause, long Nr, long A, long B) {
-  bool Paused = Pause && watcherPause();
-  long R = arch::rawSyscall(Nr, A, B, 0, 0, 0, 0);
-  if (Paused)
-    watcherResume();
-  if (R < 0) {
-    errno = int(-R);
-    return -1;
-  }
-  return 0;
-}
-} // namespace
-
-SPIKETRAP_INTERPOSE int unshare(int Flags) {
-  return withoutWatcher(Flags & CLONE_NEWUSER, SYS_unshare, Flags, 0);
-}
-
-SPIKETRAP_INTERPOSE int setns(int Fd, int NsType) {
-  return withoutWatcher(true, SYS_setns, Fd, NsType);
-}
-
-// A forked child that leaves through _exit (a fork-based server's worker:
-// Redis's BGSAVE child) runs no atexit handler: its spikes are reported
-// here, when it has any, as exit() would; then the system call, as the C
-// library makes it. Anything else (the parent, a vfork child, a child with
-// nothing to say) exits at once.
-[[noreturn]] static void exitProcess(int Status) {
-  if (ForkedChild &&
-      ForkedChild == arch::rawSyscall(SYS_getpid, 0, 0, 0, 0, 0, 0) &&
-      flags.enabled && flags.report_at_exit) {
-    SpikeTotals S = spikeTotals();
-    if (S.Recorded || S.Hangs || S.Dropped)
-      writeReport();
-  }
-  for (;;)
-    arch::rawSyscall(SYS_exit_group, Status, 0, 0, 0, 0, 0);
-}
-
-// As <unistd.h> and <stdlib.h> declare them (_Exit is __THROW).
-SPIKETRAP_INTERPOSE __attribute__((noreturn)) void _exit(int Status) {
-  exitProcess(Status);
-}
-SPIKETRAP_INTERPOSE __attribute__((noreturn)) void _Exit(int Status) noexcept {
-  exitProcess(Status);
-}
-
-// Interposes dlclose for the program: spike records that point into the
-// object get their own copies of its descriptors first. (If the object stays
-// loaded, the copies are merely redundant.)
-SPIKETRAP_INTERPOSE int dlclose(void *Handle) {
-  ObjectsHeld Held; // no fork while the loader's lock is held
-  struct link_map *Map = nullptr;
-  if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map) {
-    RecursionGuard Guard;
-    Range R = {Map->l_addr, 0, 0};
-    iterateObjects(findObject, &R);
-    detachObject(R);
-  }
-  if (!RealDlclose) // called before start-up
-    RealDlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
-  return RealDlclose ? RealDlclose(Handle) : -1;
-}
-
 // Called by the destructor the pass gives every instrumented shared object
 // (plugin/Descriptor.cpp, emitUnloadHook), as it is unloaded: the same as
-// the dlclose above, for programs whose dlclose is not ours (a sanitizer's
-// interceptor, weak too, may be linked first). Not at exit: the report is
-// written, the objects stay mapped, and a forked child's walk there could
-// meet a loader's lock that a dlopen in the parent held at the fork.
+// the interposed dlclose, for programs whose dlclose is not ours (a
+// sanitizer's interceptor, weak too, may be linked first). Not at exit: the
+// report is written, the objects stay mapped, and a forked child's walk
+// there could meet a loader's lock that a dlopen in the parent held at the
+// fork.
 SPIKETRAP_EXPORT void __spiketrap_object_unloading(const void *Addr) {
   if (__atomic_load_n(&Exiting, __ATOMIC_ACQUIRE))
     return;
   RecursionGuard Guard;
-  Holder H = {uintptr_t(Addr), {0, 0, 0}};
-  iterateObjects(findHolder, &H);
-  detachObject(H.R);
+  uintptr_t Lo, Hi;
+  if (sharedObjectHolding(uintptr_t(Addr), &Lo, &Hi))
+    lifecycleDetachRange(Lo, Hi);
 }
-
-// Replacing the program: the new one starts with the sampler's signal at its
-// default action, which would end it, so none may be pending when the exec
-// happens (samplerBeforeExec; a tick queued while the kernel loads the new
-// program would do it). glibc's exec functions reach its execve past ours:
-// each is wrapped. posix_spawn, system and popen exec in a new process, with
-// no timer of ours and nothing pending: nothing to do there. (Under a
-// sanitizer nothing samples: the sanitizer's own wrappers stay in place.)
-#if SPIKETRAP_INTERPOSE_WAITS
-namespace __spiketrap {
-namespace {
-class ExecGuard {
-  bool Stopped;
-
-public:
-  ExecGuard() : Stopped(samplerBeforeExec()) {}
-  // The exec failed: errno is the caller's answer.
-  ~ExecGuard() {
-    if (Stopped)
-      samplerAfterFailedExec();
-  }
-};
-
-int syscallResult(long R) {
-  if (R >= 0)
-    return int(R);
-  errno = int(-R);
-  return -1;
-}
-
-int execveGuarded(const char *Path, char *const Argv[], char *const Envp[]) {
-  ExecGuard Guard;
-  if (RealExecve)
-    return RealExecve(Path, Argv, Envp);
-  // A static program: glibc's execve is the system call.
-  return syscallResult(arch::rawSyscall(SYS_execve, long(Path), long(Argv),
-                                        long(Envp), 0, 0, 0));
-}
-
-// glibc's execveat is the system call (fexecve: with an empty path).
-int execveatGuarded(int Fd, const char *Path, char *const Argv[],
-                    char *const Envp[], int Flags) {
-  ExecGuard Guard;
-  return syscallResult(arch::rawSyscall(SYS_execveat, Fd, long(Path),
-                                        long(Argv), long(Envp), Flags, 0));
-}
-
-int execvpGuarded(const char *File, char *const Argv[], char *const Envp[]) {
-  ExecGuard Guard;
-  return RealExecvpe(File, Argv, Envp);
-}
-
-// execl & co.: the arguments after Arg0 up to the null pointer, counted
-// first to make the array on the stack (as glibc does); then execle's
-// environment, after the null pointer.
-size_t countArgs(va_list Ap) {
-  size_t N = 1;
-  while (va_arg(Ap, const char *))
-    ++N;
-  return N;
-}
-char *const *fillArgs(char **Argv, const char *Arg0, size_t N, bool WithEnvp,
-                      va_list Ap) {
-  Argv[0] = const_cast<char *>(Arg0);
-  for (size_t I = 1; I <= N; ++I) // the null pointer included
-    Argv[I] = va_arg(Ap, char *);
-  return WithEnvp ? va_arg(Ap, char *const *) : environ;
-}
-#define SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, WithEnvp)                       \
-  va_list Ap, Copy;                                                            \
-  va_start(Ap, Arg0);                                                          \
-  va_copy(Copy, Ap);                                                           \
-  size_t N = countArgs(Copy);                                                  \
-  va_end(Copy);                                                                \
-  char **Argv =                                                                \
-      static_cast<char **>(__builtin_alloca((N + 1) * sizeof(char *)));        \
-  char *const *Envp = fillArgs(Argv, Arg0, N, WithEnvp, Ap);                   \
-  va_end(Ap)
-} // namespace
-} // namespace __spiketrap
-
-using namespace __spiketrap;
-
-SPIKETRAP_INTERPOSE int execve(const char *Path, char *const Argv[],
-                               char *const Envp[]) noexcept {
-  return execveGuarded(Path, Argv, Envp);
-}
-SPIKETRAP_INTERPOSE int execv(const char *Path, char *const Argv[]) noexcept {
-  return execveGuarded(Path, Argv, environ);
-}
-SPIKETRAP_INTERPOSE int execvp(const char *File, char *const Argv[]) noexcept {
-  return execvpGuarded(File, Argv, environ);
-}
-SPIKETRAP_INTERPOSE int execl(const char *Path, const char *Arg0,
-                              ...) noexcept {
-  SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, false);
-  return execveGuarded(Path, Argv, Envp);
-}
-SPIKETRAP_INTERPOSE int execle(const char *Path, const char *Arg0,
-                               ...) noexcept {
-  SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, true);
-  return execveGuarded(Path, Argv, Envp);
-}
-SPIKETRAP_INTERPOSE int execlp(const char *File, const char *Arg0,
-                               ...) noexcept {
-  SPIKETRAP_EXECL_ARGV(Argv, Arg0, Envp, false);
-  return execvpGuarded(File, Argv, Envp);
-}
-SPIKETRAP_INTERPOSE int execvpe(const char *File, char *const Argv[],
-                                char *const Envp[]) noexcept {
-  return execvpGuarded(File, Argv, Envp);
-}
-SPIKETRAP_INTERPOSE int execveat(int Fd, const char *Path, char *const Argv[],
-                                 char *const Envp[], int Flags) noexcept {
-  return execveatGuarded(Fd, Path, Argv, Envp, Flags);
-}
-SPIKETRAP_INTERPOSE int fexecve(int Fd, char *const Argv[],
-                                char *const Envp[]) noexcept {
-  return execveatGuarded(Fd, "", Argv, Envp, AT_EMPTY_PATH);
-}
-#endif
-
-#if SPIKETRAP_INTERPOSE_WAITS
-// glibc's prctl is the system call; so is ours, with the filter noted first.
-// (Under a sanitizer its interceptor stays in place.)
-SPIKETRAP_INTERPOSE int prctl(int Option, ...) {
-  va_list Ap;
-  va_start(Ap, Option);
-  long A[4];
-  for (long &V : A)
-    V = va_arg(Ap, long);
-  va_end(Ap);
-  if (Option == PR_SET_SECCOMP)
-    __spiketrap::sandboxComing();
-  long R = __spiketrap::arch::rawSyscall(SYS_prctl, Option, A[0], A[1], A[2],
-                                         A[3], 0);
-  if (R < 0 && R > -4096) {
-    errno = int(-R);
-    return -1;
-  }
-  return int(R);
-}
-#endif

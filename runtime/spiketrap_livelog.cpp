@@ -8,15 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_livelog.h"
+#include "spiketrap_arch.h"
 #include "spiketrap_background.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_platform.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_sandbox.h"
-#include "spiketrap_arch.h"
 
 #include <pthread.h>
-#include <sys/syscall.h>
 #include <time.h>
 
 namespace __spiketrap {

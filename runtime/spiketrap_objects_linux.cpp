@@ -51,14 +51,101 @@ void dropWalkLock(bool Took) {
 // Whether this thread's fork took WalkLock (not when it forks from inside
 // a walk or a dlclose: a library's destructor).
 __thread bool ForkTook __attribute__((tls_model("initial-exec")));
-} // namespace
 
+// dl_iterate_phdr for the runtime, never across a fork: glibc takes the
+// loader's write lock for it and does not make it anew in a forked child,
+// so a child forked while the report thread walked the objects hung in its
+// own first walk, at exit. The fork handlers wait for the walk to end.
+// Nested walks (a handler on the walking thread) go through.
 int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *),
                    void *Data) {
   bool Took = takeWalkLock();
   int R = dl_iterate_phdr(Callback, Data);
   dropWalkLock(Took);
   return R;
+}
+
+struct Range {
+  uintptr_t Base, Lo, Hi;
+  bool Shared; // not the program itself
+};
+
+// The address range of the loaded segments of Info's object.
+Range loadedRange(const dl_phdr_info *Info) {
+  Range R = {Info->dlpi_addr, 0, 0, Info->dlpi_name && Info->dlpi_name[0]};
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    if (P.p_type != PT_LOAD)
+      continue;
+    uintptr_t Lo = Info->dlpi_addr + P.p_vaddr, Hi = Lo + P.p_memsz;
+    R.Lo = R.Lo ? (Lo < R.Lo ? Lo : R.Lo) : Lo;
+    R.Hi = Hi > R.Hi ? Hi : R.Hi;
+  }
+  return R;
+}
+} // namespace
+
+bool sharedObjectHolding(uintptr_t Addr, uintptr_t *Lo, uintptr_t *Hi) {
+  struct Holder {
+    uintptr_t Addr;
+    Range R;
+  } H = {Addr, {0, 0, 0, false}};
+  iterateObjects(
+      [](dl_phdr_info *Info, size_t, void *Data) {
+        auto *H = static_cast<Holder *>(Data);
+        Range Loaded = loadedRange(Info);
+        if (H->Addr < Loaded.Lo || H->Addr >= Loaded.Hi)
+          return 0;
+        H->R = Loaded;
+        return 1;
+      },
+      &H);
+  *Lo = H.R.Lo;
+  *Hi = H.R.Hi;
+  return H.R.Shared && H.R.Hi;
+}
+
+bool sharedObjectOfHandle(void *Handle, uintptr_t *Lo, uintptr_t *Hi) {
+  link_map *Map = nullptr;
+  if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) != 0 || !Map)
+    return false;
+  Range R = {Map->l_addr, 0, 0, false};
+  iterateObjects(
+      [](dl_phdr_info *Info, size_t, void *Data) {
+        auto *R = static_cast<Range *>(Data);
+        if (Info->dlpi_addr != R->Base)
+          return 0;
+        *R = loadedRange(Info);
+        return 1;
+      },
+      &R);
+  *Lo = R.Lo;
+  *Hi = R.Hi;
+  return R.Hi != 0;
+}
+
+void warmCodeAround(const void *Addr, size_t Around) {
+  struct Want {
+    uintptr_t A, Around;
+  } W = {uintptr_t(Addr), Around};
+  iterateObjects(
+      [](dl_phdr_info *Info, size_t, void *Data) {
+        auto &W = *static_cast<Want *>(Data);
+        for (int I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+          uintptr_t Lo = Info->dlpi_addr + P.p_vaddr, Hi = Lo + P.p_memsz;
+          if (P.p_type != PT_LOAD || W.A < Lo || W.A >= Hi)
+            continue;
+          Lo = (W.A - Lo > W.Around ? W.A - W.Around : Lo) &
+               ~uintptr_t(pageSize() - 1);
+          Hi = Hi - W.A > W.Around ? W.A + W.Around : Hi;
+          populatePages(reinterpret_cast<void *>(Lo), Hi - Lo,
+                        /*ForWrite=*/false);
+          return 1;
+        }
+        return 0;
+      },
+      &W);
 }
 
 ObjectsHeld::ObjectsHeld() : Took(takeWalkLock()) {}

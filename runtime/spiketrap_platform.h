@@ -35,11 +35,29 @@ namespace __spiketrap {
 
 // This thread's id as the OS numbers threads (the kernel's tid on Linux).
 uint32_t threadId();
+// Whether Tid is the process's first thread (the one main ran on).
+bool isFirstThread(uint32_t Tid);
+// This thread's name as the OS keeps it, into Out (16 bytes, with the
+// terminating zero); false when the OS will not say.
+bool ownThreadName(char *Out);
 // Whether thread Tid is still one of this process's: true until the OS has
 // let it go, after it ended and was joined (false where the OS will not say).
 bool threadAlive(uint32_t Tid);
 // Sleeps about Ns, not through the C library names the runtime interposes.
 void napNs(uint64_t Ns);
+// How long past a deadline this thread's timed sleeps may wake (the OS
+// gathers wake-ups that close together).
+void setTimerSlackNs(uint64_t Ns);
+// How many threads the process has now (0: the OS will not say). Not in a
+// signal handler, nor are the two below.
+uint32_t processThreads();
+// Whether the process's first thread has ended (it stays counted while
+// the others run).
+bool firstThreadEnded();
+// The ids of this process's threads but the calling and the first one, and
+// but those Skip accepts, into Out (at most Max); how many. Slow (it asks
+// for every id the OS may hand out): for when processThreads cannot say.
+uint32_t scanThreadIds(uint32_t *Out, uint32_t Max, bool (*Skip)(uint32_t));
 
 //===-- Waiting: futexes (spiketrap_futex_linux.cpp) ---------------------===//
 
@@ -105,19 +123,20 @@ void *tickMapResident(size_t Size);
 
 //===-- Loaded objects and their symbols (spiketrap_objects_linux.cpp) ---===//
 
-} // namespace __spiketrap
-struct dl_phdr_info; // <link.h>
-namespace __spiketrap {
-
-// dl_iterate_phdr for the runtime, never across a fork: glibc takes the
-// loader's write lock for it and does not make it anew in a forked child,
-// so a child forked while the report thread walked the objects hung in its
-// own first walk, at exit. The fork handlers wait for the walk to end.
-// Nested walks (a handler on the walking thread) go through. Not in a
-// signal handler.
-int iterateObjects(int (*Callback)(dl_phdr_info *, size_t, void *), void *Data);
-// The same for its scope, around the real dlclose, which holds that lock
-// while it takes the object off the loader's list.
+// The loaded shared object holding Addr: the range of its loaded segments
+// into [*Lo, *Hi). False for the program itself (never unloaded) or none.
+// Not in a signal handler (nor any of this section unless it says so).
+bool sharedObjectHolding(uintptr_t Addr, uintptr_t *Lo, uintptr_t *Hi);
+// The same for the object a dlopen handle names.
+bool sharedObjectOfHandle(void *Handle, uintptr_t *Lo, uintptr_t *Hi);
+// Makes the code around Addr resident (at most Around bytes each side,
+// within the segment that holds it).
+void warmCodeAround(const void *Addr, size_t Around);
+// The runtime's walks of the loader's list never cross a fork (glibc's
+// loader lock is not made anew in a forked child); the fork handlers wait
+// for a walk to end. ObjectsHeld keeps them out for its scope, around the
+// real dlclose, which holds that lock while it takes the object off the
+// loader's list.
 class ObjectsHeld {
   bool Took;
 
@@ -165,10 +184,62 @@ const char *gotSymbol(LoadedObject *Objects, size_t NumObjects, uintptr_t Fn,
 // The loader's symbol that starts at Fn (dladdr), or null.
 const char *dynamicSymbol(uintptr_t Fn);
 
+//===-- The run: facts about the process (spiketrap_run_linux.cpp) -------===//
+
+// Whether the process runs with privileges its user lacks (setuid, setgid,
+// capabilities): it ignores the environment.
+bool processPrivileged();
+// The program's file, as a path, into Out ("" when the OS will not say).
+void programFile(char *Out, size_t Size);
+// The program's build id (ELF: its NT_GNU_BUILD_ID note) into Out (at most
+// Max bytes); how many bytes, 0 when it has none. Before constructors too:
+// no loader lock.
+size_t programBuildId(unsigned char *Out, size_t Max);
+// The host's name into Out; false when the OS will not say.
+bool hostName(char *Out, size_t Size);
+// Up to N random bytes from the OS, without waiting for its entropy; how
+// many it gave.
+size_t randomBytes(void *Out, size_t N);
+
+//===-- Files: reports written whole (spiketrap_files_linux.cpp) ---------===//
+
+// The descriptor Path names without naming a file (/dev/stderr, /dev/fd/N
+// on Linux), or -1 for any other path. Not in a signal handler, nor is the
+// rest of this section.
+int namedDescriptor(const char *Path);
+// Whether descriptor Fd is open.
+bool descriptorOpen(int Fd);
+// Writes Size bytes at Data as the whole file at Path: never through a
+// symbolic link, never seen half-written (a new file renamed into place; a
+// device, or a file in a directory we may not write, in place). Null when
+// written, else why not ("" when Err says it all), with Err the error
+// number or 0; File: whether Path is a regular file or none was there (two
+// options must not both write it).
+const char *writeWholeFile(const char *Path, const char *Data, size_t Size,
+                           int &Err, bool &File);
+
 //===-- Memory: mapping and protecting pages (spiketrap_memory_linux.cpp) ===//
 
 // The size of a page.
 size_t pageSize();
+// Size bytes of zeroed, writable pages of the runtime's own, made resident
+// as they are first touched; null when the OS has none. Reserved: backed
+// by the OS's commit as a whole (an arena that may stay mostly untouched
+// asks for NoReserve).
+void *mapPages(size_t Size, bool NoReserve = false);
+void unmapPages(void *P, size_t Size);
+// A stack of Size bytes with a page below it that faults on access (a
+// runaway report hits it, not a neighbour); its lowest usable byte, or
+// null. unmapGuardedStack takes that address back.
+void *mapGuardedStack(size_t Size);
+void unmapGuardedStack(void *Stack, size_t Size);
+// Makes the pages of [P, P + Len) resident now, for writing or for
+// reading, without changing a byte; false where the OS cannot (the caller
+// then touches them itself).
+bool populatePages(void *P, size_t Len, bool ForWrite);
+// The pages of [P, P + Len) (page-aligned) go back to untouched zero
+// pages, their memory given back.
+void discardPages(void *P, size_t Len);
 
 // Makes the whole pages [Begin, Begin + Len) readable and executable, and
 // writable too when Writable: code being rewritten stays executable (other

@@ -2,8 +2,7 @@
 #include "spiketrap_recent.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
-
-#include <sys/mman.h>
+#include "spiketrap_platform.h"
 
 namespace __spiketrap {
 
@@ -36,9 +35,8 @@ void recentInit() {
 void recentAttach(ThreadState &T) {
   if (!recentCapacity || T.Recent)
     return;
-  void *P = mmap(nullptr, ringBytes(), PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (P == MAP_FAILED)
+  void *P = mapPages(ringBytes());
+  if (!P)
     return; // this thread's spikes carry no recent calls
   auto *R = static_cast<RecentRing *>(P);
   R->Mask = recentCapacity - 1;
@@ -49,7 +47,7 @@ void recentDetach(ThreadState &T) {
   if (RecentRing *R = T.Recent) {
     T.Recent = nullptr;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    munmap(R, ringBytes());
+    unmapPages(R, ringBytes());
   }
 }
 

@@ -16,10 +16,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,9 +61,8 @@ Frame *takeFrames() {
   RegistryLock.unlock();
   if (P)
     return static_cast<Frame *>(memset(P, 0, kMaxDepth * sizeof(Frame)));
-  P = mmap(nullptr, kMaxDepth * sizeof(Frame) + kCaptureScratchBytes,
-           PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return P == MAP_FAILED ? nullptr : static_cast<Frame *>(P);
+  P = mapPages(kMaxDepth * sizeof(Frame) + kCaptureScratchBytes);
+  return static_cast<Frame *>(P);
 }
 
 void giveBackFrames(ThreadState &T) { // under RegistryLock
@@ -91,7 +87,7 @@ void onThreadExit(void *P) {
   ThreadState &T = *static_cast<ThreadState *>(P);
   T.Status = StatusBusy;
   RegistryLock.lock();
-  if (T.Tid == uint32_t(getpid()))
+  if (isFirstThread(T.Tid))
     MainLeft = true;
   if (T.Prev)
     T.Prev->Next = T.Next;
@@ -132,7 +128,7 @@ void threadRootComing(bool Coming) {
 }
 
 bool atThreadRoot(const ThreadState &T, const void *Addr) {
-  if (T.Tid == uint32_t(getpid()))
+  if (isFirstThread(T.Tid))
     return false;
   // A thread the program starts at once may register before the watcher
   // has run: it waits for the measure, as long as a loaded machine keeps
@@ -199,7 +195,7 @@ bool threadReady(ThreadState &T) {
   // came before, and the kernel has it, or finds the thread and stores it
   // after us. Read before joining, a rename in between was lost.
   char Name[16] = {};
-  storeName(T, prctl(PR_GET_NAME, Name) == 0 ? Name : "?");
+  storeName(T, ownThreadName(Name) ? Name : "?");
   RegistryLock.unlock();
   if (ExitKeyReady)
     pthread_setspecific(ExitKey, &T);
@@ -263,8 +259,7 @@ bool registeredThreadsGone() {
 
 void threadNameForSpike(ThreadState &T) {
   char Name[16] = {};
-  if (!RenamesSeen && &T == &threadState && !sandboxed() &&
-      prctl(PR_GET_NAME, Name) == 0)
+  if (!RenamesSeen && &T == &threadState && !sandboxed() && ownThreadName(Name))
     storeName(T, Name);
 }
 

@@ -11,6 +11,7 @@
 #include "spiketrap_crash_flag.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_livelog.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_sandbox.h"
@@ -18,14 +19,11 @@
 #include "spiketrap_thread.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,138 +72,6 @@ void expandPath(Buffer &Out, const char *Path) {
   Out.push_back('\0');
 }
 
-// The descriptor a path names on Linux without naming a file: /dev/stdout,
-// /dev/stderr, /dev/fd/N, /proc/self/fd/N (symbolic links the report does
-// not follow: it writes to the descriptor, as a shell's >&N would); -1 for
-// any other path.
-int namedDescriptor(const char *Path) {
-  if (strcmp(Path, "/dev/stdout") == 0)
-    return 1;
-  if (strcmp(Path, "/dev/stderr") == 0)
-    return 2;
-  static const char *const Dirs[] = {"/dev/fd/", "/proc/self/fd/"};
-  const char *N = nullptr;
-  for (const char *Dir : Dirs)
-    if (strncmp(Path, Dir, strlen(Dir)) == 0)
-      N = Path + strlen(Dir);
-  if (!N || !*N)
-    return -1;
-  long Fd = 0;
-  for (; *N; ++N) {
-    if (*N < '0' || *N > '9' || Fd > 1000000000)
-      return -1;
-    Fd = Fd * 10 + (*N - '0');
-  }
-  return int(Fd);
-}
-
-// Writes to a character device (/dev/null, a terminal) in place: it cannot
-// be renamed over. Opened without following a symlink, without blocking
-// (a terminal line may wait for a carrier), checked to be one after opening.
-const char *writeDevice(const char *Path, const Buffer &B, int &Err) {
-  int Fd =
-      open(Path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-  if (Fd < 0) {
-    Err = errno;
-    return "";
-  }
-  struct stat St;
-  bool Ok = fstat(Fd, &St) == 0 && S_ISCHR(St.st_mode);
-  const char *Why = "it changed while it was opened";
-  if (Ok) {
-    fcntl(Fd, F_SETFL, fcntl(Fd, F_GETFL) & ~O_NONBLOCK);
-    Ok = writeAll(Fd, B.data(), B.size());
-    Err = Ok ? 0 : errno;
-    Why = "writing it failed";
-  }
-  close(Fd);
-  return Ok ? nullptr : Why;
-}
-
-// Overwrites the regular file Was at Path in place: its directory does not
-// let us create the temporary file. Room is reserved first, so a full disk
-// or a size limit leaves the old file whole; a write that fails anyway
-// empties it: never half a report.
-const char *writeInPlace(const char *Path, const struct stat &Was,
-                         const Buffer &B, int &Err) {
-  int Fd =
-      open(Path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-  if (Fd < 0) {
-    Err = errno;
-    return "";
-  }
-  struct stat St;
-  if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode) || St.st_dev != Was.st_dev ||
-      St.st_ino != Was.st_ino) {
-    close(Fd);
-    Err = 0;
-    return "it changed while it was opened";
-  }
-  if (B.size() && fallocate(Fd, 0, 0, off_t(B.size())) != 0 &&
-      errno != EOPNOTSUPP && errno != ENOSYS) {
-    Err = errno;
-    close(Fd);
-    return "there is no room for it";
-  }
-  bool Ok =
-      writeAll(Fd, B.data(), B.size()) && ftruncate(Fd, off_t(B.size())) == 0;
-  Err = Ok ? 0 : errno;
-  if (!Ok)
-    (void)ftruncate(Fd, 0);
-  Ok = close(Fd) == 0 && Ok;
-  if (!Ok && !Err)
-    Err = errno;
-  return Ok ? nullptr : "writing it failed";
-}
-
-// Writes a report file without trusting what is at its path (issue 13): the
-// text goes to a new file (mode 0600, O_EXCL, so never through a symlink) in
-// the same directory, renamed into place once whole, so a reader never sees
-// half a report and a symlink or FIFO at the path is never opened. A
-// character device is written in place, and so is a regular file in a
-// directory we may not create files in. Returns an error message, or null
-// when the report is written; File says whether the path is a file (two
-// options must not both write it).
-const char *writeFile(const char *Path, const Buffer &B, int &Err, bool &File) {
-  struct stat St;
-  bool Exists = lstat(Path, &St) == 0;
-  File = !Exists || S_ISREG(St.st_mode);
-  if (Exists && S_ISCHR(St.st_mode))
-    return writeDevice(Path, B, Err);
-  if (!File) {
-    Err = 0;
-    return S_ISLNK(St.st_mode) ? "it is a symbolic link"
-                               : "it is not a regular file";
-  }
-  // The temporary file's name: the report's, shortened so the suffix still
-  // fits in a file name (NAME_MAX).
-  const char *Slash = strrchr(Path, '/');
-  size_t DirLen = Slash ? size_t(Slash + 1 - Path) : 0;
-  constexpr char kSuffix[] = ".tmp.XXXXXX";
-  constexpr size_t kMaxBase = NAME_MAX - (sizeof(kSuffix) - 1);
-  size_t BaseLen = strlen(Path + DirLen);
-  Buffer Tmp;
-  Tmp.append(Path, Path + DirLen + (BaseLen < kMaxBase ? BaseLen : kMaxBase));
-  Tmp.format("{}", kSuffix);
-  Tmp.push_back('\0');
-  int Fd = mkostemp(Tmp.data(), O_CLOEXEC);
-  if (Fd < 0) {
-    Err = errno;
-    if (Exists && (Err == EACCES || Err == EPERM || Err == EROFS))
-      return writeInPlace(Path, St, B, Err);
-    return ""; // strerror says it all
-  }
-  bool Ok = writeAll(Fd, B.data(), B.size());
-  Err = errno;
-  Ok = close(Fd) == 0 && Ok;
-  if (Ok && rename(Tmp.data(), Path) == 0)
-    return nullptr;
-  if (!Err)
-    Err = errno;
-  unlink(Tmp.data());
-  return Ok ? "cannot rename it into place" : "writing it failed";
-}
-
 // Writes one format to its destination. Whatever cannot be written to its
 // file goes to stderr, saying why, so nothing is lost; two options naming the
 // same file would overwrite each other, so the second goes to stderr.
@@ -217,7 +83,7 @@ void writeOutput(const Output &O, const Buffer &B, Buffer &Written) {
     const char *Why = nullptr;
     int Fd = namedDescriptor(Path.data());
     if (Fd >= 0) {
-      if (fcntl(Fd, F_GETFD) < 0)
+      if (!descriptorOpen(Fd))
         Why = "no such descriptor is open";
       else if (!writeAll(Fd, B.data(), B.size()))
         Why = "writing it failed", Err = errno;
@@ -229,7 +95,8 @@ void writeOutput(const Output &O, const Buffer &B, Buffer &Written) {
       if (strcmp(Written.data() + I, Path.data()) == 0)
         Why = "another report option already wrote it";
     bool File = false;
-    if (!Why && !(Why = writeFile(Path.data(), B, Err, File))) {
+    if (!Why &&
+        !(Why = writeWholeFile(Path.data(), B.data(), B.size(), Err, File))) {
       if (File)
         Written.append(Path.data(), Path.data() + Path.size());
       return;

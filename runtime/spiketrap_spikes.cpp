@@ -1,15 +1,14 @@
 //===- spiketrap_spikes.cpp - Spike record arena --------------------------===//
 #include "spiketrap_spikes.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_spinlock.h"
 #include "spiketrap_symbols.h"
 #include "spiketrap_waits.h"
 
-#include <link.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 namespace __spiketrap {
@@ -89,8 +88,7 @@ SPIKETRAP_RACY_READER void populate(char *P, uint64_t Len) {
   if (!Len)
     return;
   uintptr_t Lo = uintptr_t(P) & ~uintptr_t(4095), Hi = uintptr_t(P) + Len;
-  if (madvise(reinterpret_cast<char *>(Lo), Hi - Lo, MADV_POPULATE_WRITE) ==
-      0) {
+  if (populatePages(reinterpret_cast<char *>(Lo), Hi - Lo, /*ForWrite=*/true)) {
     // On a VM the first access from user mode to freshly populated memory
     // still costs 60-160 us (no page fault counted); pay it here, not in the
     // first spike's callers.
@@ -132,28 +130,9 @@ void prefault(uint64_t Upto) {
 
 // The code of the rare paths (recording, re-arming, the cold halves of the
 // hooks) runs first at the first spike, where faulting its pages in (tens of
-// microseconds on a VM) lands inside the caller's measurement. Map the
-// runtime's code in now: the PT_LOAD segment holding this function, at most
-// 1 MiB around it (the runtime's code is one object's, in one piece).
-int warmSegment(dl_phdr_info *Info, size_t, void *Addr) {
-  uintptr_t A = uintptr_t(Addr);
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    uintptr_t Lo = Info->dlpi_addr + P.p_vaddr, Hi = Lo + P.p_memsz;
-    if (P.p_type != PT_LOAD || A < Lo || A >= Hi)
-      continue;
-    constexpr uintptr_t kAround = 1 << 20, kPage = 4096;
-    Lo = (A - Lo > kAround ? A - kAround : Lo) & ~(kPage - 1);
-    Hi = Hi - A > kAround ? A + kAround : Hi;
-    madvise(reinterpret_cast<void *>(Lo), Hi - Lo, MADV_POPULATE_READ);
-    return 1;
-  }
-  return 0;
-}
-
-void warmCode() {
-  iterateObjects(warmSegment, reinterpret_cast<void *>(&commit));
-}
+// microseconds on a VM) lands inside the caller's measurement: made
+// resident now (the runtime's code is one object's, in one piece).
+void warmCode() { warmCodeAround(reinterpret_cast<void *>(&commit), 1 << 20); }
 } // namespace
 
 void spikesInit(uint64_t Bytes, bool Idle) {
@@ -165,9 +144,8 @@ void spikesInit(uint64_t Bytes, bool Idle) {
   uint64_t KeysAt = PageUp(Bytes), RoomsAt = KeysAt + PageUp(Slots * 8),
            BucketsAt = RoomsAt + PageUp(Slots * sizeof(SlotRoom));
   MappedSize = BucketsAt + PageUp(Slots);
-  void *P = mmap(nullptr, MappedSize, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (P == MAP_FAILED)
+  void *P = mapPages(MappedSize, /*NoReserve=*/true);
+  if (!P)
     return; // every spike will be counted as dropped
   Arena = static_cast<char *>(P);
   ArenaSize = Bytes;
@@ -539,7 +517,7 @@ void spikesAfterForkChild() {
   // The parent's records are the parent's: the child's copy of the arena and
   // its table go back to untouched zero pages, faulted in ahead as at start.
   if (Arena)
-    madvise(Arena, MappedSize, MADV_DONTNEED);
+    discardPages(Arena, MappedSize);
   Prefaulted = 0;
   prefault(kPrefault);
 }

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -240,11 +239,9 @@ bool tickUnderSanitizer() {
 bool tickUnderValgrind() { return dlsym(RTLD_DEFAULT, "_vgnU_freeres"); }
 
 void *tickMapResident(size_t Size) {
-  void *P = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (P == MAP_FAILED)
-    return nullptr;
-  madvise(P, Size, MADV_POPULATE_WRITE);
+  void *P = mapPages(Size);
+  if (P)
+    populatePages(P, Size, /*ForWrite=*/true);
   return P;
 }
 

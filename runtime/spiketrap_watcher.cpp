@@ -34,10 +34,7 @@
 #include "spiketrap_watchdog.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,31 +43,16 @@ namespace __spiketrap {
 //===-- The program's end (its last thread left with pthread_exit) --------===//
 
 namespace {
-// Field Index (from 3, the state) of a /proc stat file, after the command
-// name's ')'; null when unreadable.
-const char *statField(const char *Path, char *Buf, size_t Size, int Index) {
-  // Through the reader: a program whose descriptor table is full still
-  // ends (it hung, the watcher its last thread).
-  if (!procRead(Path, Buf, Size))
-    return nullptr;
-  const char *P = strrchr(Buf, ')');
-  for (int Field = 2; P && Field < Index; ++Field)
-    P = strchr(P + 1, ' ');
-  return P ? P + 1 : nullptr;
-}
-
 // Without /proc (a container or chroot that has none): the threads the
 // registry knew have all gone, the first one included; is any thread left
-// that never ran a hook? Found by asking the kernel for each thread id
-// (tgkill with no signal: ~1.4 s for the 4M ids Linux may hand out, once;
-// later looks ask again only for the threads found).
+// that never ran a hook? The OS is asked for every thread id once
+// (scanThreadIds: ~1.4 s on Linux), later looks only for the threads found.
 uint32_t Unknown[64];
 uint32_t NumUnknown;
 
 bool goneWithoutProc() {
   if (!registeredThreadsGone())
     return false;
-  long Pid = long(getpid());
   uint32_t Kept = 0;
   for (uint32_t I = 0; I < NumUnknown; ++I)
     if (threadAlive(Unknown[I]))
@@ -78,40 +60,28 @@ bool goneWithoutProc() {
   NumUnknown = Kept;
   if (NumUnknown)
     return false;
-  constexpr uint32_t kPidMaxLimit = 4194304; // the kernel's PID_MAX_LIMIT
-  for (uint32_t Tid = 1; Tid < kPidMaxLimit; ++Tid)
-    if (Tid != uint32_t(Pid) && threadAlive(Tid) &&
-        !backgroundThreadIs(Tid) &&
-        NumUnknown < sizeof(Unknown) / sizeof(Unknown[0]))
-      Unknown[NumUnknown++] = Tid;
+  NumUnknown = scanThreadIds(Unknown, sizeof(Unknown) / sizeof(Unknown[0]),
+                             backgroundThreadIs);
   return NumUnknown == 0;
 }
 
 bool programThreadsGone() {
-  auto Threads = [] {
-    char Buf[1024];
-    const char *P = statField("/proc/self/stat", Buf, sizeof(Buf), 20);
-    return P ? strtol(P, nullptr, 10) : 0;
-  };
-  long Ours = long(backgroundThreads());
-  long N = Threads();
-  if (N <= 0 && procUnreadable())
+  uint32_t Ours = backgroundThreads();
+  uint32_t N = processThreads();
+  if (!N && procUnreadable())
     return goneWithoutProc();
-  if (N <= 0 || N > Ours + 1)
+  if (!N || N > Ours + 1)
     return false;
   if (N <= Ours)
     return true;
-  // One more: the first thread, which stays a zombie (and counted) when it
-  // ends before the others, is it still running?
-  char Buf[1024], Path[64];
-  snprintf(Path, sizeof(Path), "/proc/self/task/%d/stat", int(getpid()));
-  const char *P = statField(Path, Buf, sizeof(Buf), 3);
-  if (!P || *P != 'Z')
+  // One more: the first thread, which stays counted when it ends before the
+  // others, is it still running?
+  if (!firstThreadEnded())
     return false;
-  // Counted again now that it is a zombie, which starts no thread: the
-  // first count may be from before it started its last ones.
-  N = Threads();
-  return N > 0 && N <= Ours + 1;
+  // Counted again now that it has ended, and starts no thread: the first
+  // count may be from before it started its last ones.
+  N = processThreads();
+  return N && N <= Ours + 1;
 }
 
 bool Started, Sampling, Hangs, Preemption;
@@ -165,10 +135,10 @@ void sleepUntil(uint64_t NowTicks, uint64_t WakeTicks) {
 void loop(void *) {
   // The deadlines are tens of microseconds apart; the default timer slack
   // (50 us) would blur them.
-  prctl(PR_SET_TIMERSLACK, 10000);
+  setTimerSlackNs(10000);
   if (uint64_t Until = __atomic_exchange_n(&QuietUntil, 0, __ATOMIC_RELAXED))
-    for (uint64_t Now; !__atomic_load_n(&Stop, __ATOMIC_ACQUIRE) &&
-                       (Now = now()) < Until;)
+    for (uint64_t Now;
+         !__atomic_load_n(&Stop, __ATOMIC_ACQUIRE) && (Now = now()) < Until;)
       sleepUntil(Now, Until);
   uint64_t NextCount = 0;
   while (!__atomic_load_n(&Stop, __ATOMIC_ACQUIRE)) {
