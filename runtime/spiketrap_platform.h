@@ -31,6 +31,8 @@
 
 namespace __spiketrap {
 
+class Buffer; // spiketrap_format.h
+
 //===-- Threads and processes (spiketrap_process_linux.cpp) --------------===//
 
 // This thread's id as the OS numbers threads (the kernel's tid on Linux).
@@ -68,6 +70,22 @@ long futexWait(void *Word, uint32_t Expected, const struct timespec *Timeout);
 // Wakes one thread sleeping on Word.
 void futexWake(void *Word);
 
+//===-- Scheduling: how a thread ran (spiketrap_sched_linux.cpp) ---------===//
+// From a signal handler too.
+
+// How long thread Tid of this process has waited for a CPU while runnable
+// (its run delay), into Ns.
+enum class RunDelayRead { Ok, Failed, NotKept /* the OS keeps none */ };
+RunDelayRead threadRunDelayNs(uint32_t Tid, uint64_t &Ns);
+// How often thread Tid has blocked (its voluntary context switches);
+// UINT64_MAX when unknown, or when it is asleep now (the wake-up is not
+// counted yet).
+uint64_t threadBlockedCount(uint32_t Tid);
+// The same for this thread (UINT64_MAX: unknown).
+uint64_t ownBlockedCount();
+// Thread Tid's CPU time (ns), any thread of this process; 0: unknown.
+uint64_t threadCpuNsOf(uint32_t Tid);
+
 //===-- Ticks: the per-thread timer and its signal -----------------------===//
 //===-- (spiketrap_ticks_linux.cpp) ---------------------------------------===//
 
@@ -94,8 +112,6 @@ bool tickFromOurTimer(const siginfo_t *Info);
 // A signal Sig not from our timers: Sig to its default action and queued
 // again as it came (held where the program blocks it on this thread).
 void tickPassOn(int Sig, siginfo_t *Info, void *Uctx);
-// This thread's voluntary context switches so far.
-uint64_t tickVoluntarySwitches();
 // Unblocks SIGSEGV and SIGBUS on this thread (a fault handler left by a jump).
 void tickUnblockFaults();
 // Blocks Sig on this thread (until a handler's return restores the mask).
@@ -195,6 +211,9 @@ void programFile(char *Out, size_t Size);
 // Max bytes); how many bytes, 0 when it has none. Before constructors too:
 // no loader lock.
 size_t programBuildId(unsigned char *Out, size_t Max);
+// The program's arguments, each ending in a zero byte, appended to Out
+// (none when the OS will not say). Not in a signal handler.
+void programArguments(Buffer &Out);
 // The host's name into Out; false when the OS will not say.
 bool hostName(char *Out, size_t Size);
 // Up to N random bytes from the OS, without waiting for its entropy; how

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
 #include "spiketrap_rundelay.h"
@@ -16,7 +17,6 @@
 #include "spiketrap_waits.h"
 
 #include <algorithm>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,14 +38,7 @@ void jsonThreshold(Buffer &B, const SpikeLevel &L) {
 void writeCommandLine(Buffer &B) {
   B.push_back('[');
   Buffer Raw;
-  int Fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-  if (Fd >= 0) {
-    char Chunk[4096];
-    ssize_t N;
-    while ((N = read(Fd, Chunk, sizeof(Chunk))) > 0)
-      Raw.append(Chunk, Chunk + N);
-    close(Fd);
-  }
+  programArguments(Raw);
   Raw.push_back('\0');
   // Arguments end in NUL each; the extra one ends the list.
   for (size_t I = 0; I + 1 < Raw.size(); I += strlen(Raw.data() + I) + 1) {

@@ -2,12 +2,15 @@
 //
 // The Run section of spiketrap_platform.h: whether the process is a
 // secure one (AT_SECURE), the program's file (/proc/self/exe), its ELF
-// build id, the host's name (uname) and random bytes (getrandom).
+// build id and arguments (/proc/self/cmdline), the host's name (uname) and
+// random bytes (getrandom).
 //
 //===----------------------------------------------------------------------===//
+#include "spiketrap_format.h"
 #include "spiketrap_platform.h"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -70,6 +73,17 @@ size_t programBuildId(unsigned char *Out, size_t Max) {
     }
   }
   return 0;
+}
+
+void programArguments(Buffer &Out) {
+  int Fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return;
+  char Chunk[4096];
+  ssize_t N;
+  while ((N = read(Fd, Chunk, sizeof(Chunk))) > 0)
+    Out.append(Chunk, Chunk + N);
+  close(Fd);
 }
 
 bool hostName(char *Out, size_t Size) {

@@ -1,14 +1,12 @@
 //===- spiketrap_rundelay.cpp - Time a spike waited for a CPU -------------===//
 //
-// The readings are raw system calls (openat, read, close of the thread's
-// schedstat; ~20 us on our VM): the thread's own may be in a signal handler,
-// and no interposed read must see them. They are made by the runtime's
-// reader thread, in a descriptor table of its own (spiketrap_procread.h):
-// the program's descriptors are never taken, not even for a moment, and no
-// descriptor of ours stays in its table for its closefrom to take. The
-// watcher also reads the thread's CPU time and how often it blocked (its
-// status), so a spike whose thread never blocked knows its preemption from
-// its own CPU time: wall time less that is time runnable off the CPU.
+// The readings are the platform's (the Scheduling section of
+// spiketrap_platform.h; on Linux the thread's schedstat and status, read
+// by the runtime's reader thread, ~20 us on our VM): the thread's own may
+// be in a signal handler. The watcher also reads the thread's CPU time and
+// how often it blocked, so a spike whose thread never blocked knows its
+// preemption from its own CPU time: wall time less that is time runnable
+// off the CPU.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_rundelay.h"
@@ -20,10 +18,7 @@
 #include "spiketrap_procread.h"
 #include "spiketrap_record.h"
 
-#include <fcntl.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,100 +38,11 @@ constexpr uint64_t kReuseNs = 50000;
 constexpr uint64_t kLateNs = 200000;
 uint64_t ReuseTicks, LateTicks;
 
-enum ReadResult { ReadOk, ReadFailed, ReadNoSchedInfo };
-
-// Reads /proc/self/task/<Tid>/<Name> into Text (NUL-terminated); the bytes
-// read, or 0.
-size_t readTaskFile(uint32_t Tid, const char *Name, char *Text, size_t Size) {
-  char Path[64] = "/proc/self/task/";
-  size_t Len = sizeof("/proc/self/task/") - 1;
-  char Digits[10];
-  size_t N = 0;
-  do
-    Digits[N++] = char('0' + Tid % 10);
-  while ((Tid /= 10) && N < sizeof(Digits));
-  while (N)
-    Path[Len++] = Digits[--N];
-  Path[Len++] = '/';
-  while (*Name && Len + 1 < sizeof(Path))
-    Path[Len++] = *Name++;
-  Path[Len] = 0;
-  return procRead(Path, Text, Size);
-}
-
-// The run delay of thread Tid of this process, from its schedstat
-// ("<ns on the CPU> <ns waiting for one> <times on the CPU>").
-ReadResult readRunDelay(uint32_t Tid, uint64_t &Ns) {
-  char Text[96];
-  size_t Got = readTaskFile(Tid, "schedstat", Text, sizeof(Text));
-  if (!Got)
-    return ReadFailed;
-  uint64_t Field[3] = {};
-  const char *P = Text, *End = Text + Got;
-  for (uint64_t &F : Field) {
-    if (P == End || *P < '0' || *P > '9')
-      return ReadFailed;
-    for (; P != End && *P >= '0' && *P <= '9'; ++P)
-      F = F * 10 + uint64_t(*P - '0');
-    if (P != End)
-      ++P; // the space, or the last newline
-  }
-  // A thread that runs has been given a CPU at least once: a kernel built
-  // without the accounting prints "0 0 0".
-  if (!Field[2])
-    return ReadNoSchedInfo;
-  Ns = Field[1];
-  return ReadOk;
-}
-
-// Thread Tid's voluntary context switches (times it blocked), from its
-// status, or UINT64_MAX.
-uint64_t readBlocked(uint32_t Tid) {
-  char Text[4096];
-  if (!readTaskFile(Tid, "status", Text, sizeof(Text)))
-    return UINT64_MAX;
-  // Asleep now (blocked in a call the runtime does not interpose): the
-  // switch that put it to sleep is counted, its wake-up will not be, so a
-  // count read now would make the thread look as if it never blocked
-  // since. Unknown instead.
-  if (const char *S = strstr(Text, "\nState:")) {
-    S += 7;
-    while (*S == ' ' || *S == '\t')
-      ++S;
-    if (*S == 'S' || *S == 'D')
-      return UINT64_MAX;
-  }
-  static const char Key[] = "\nvoluntary_ctxt_switches:";
-  const char *P = strstr(Text, Key);
-  if (!P)
-    return UINT64_MAX;
-  P += sizeof(Key) - 1;
-  while (*P == ' ' || *P == '\t')
-    ++P;
-  uint64_t V = 0;
-  for (; *P >= '0' && *P <= '9'; ++P)
-    V = V * 10 + uint64_t(*P - '0');
-  return V;
-}
-
-// This thread's voluntary context switches, or UINT64_MAX.
+// This thread's voluntary context switches, less the reader's (waits for
+// our own /proc reads), or UINT64_MAX.
 uint64_t ownBlocked() {
-  struct rusage Use;
-  if (arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
-    return UINT64_MAX;
-  return uint64_t(Use.ru_nvcsw) - threadState.ProcReadSleeps;
-}
-
-// Thread Tid's CPU time (its CPU-time clock, as pthread_getcpuclockid
-// makes it: the kernel's CPUCLOCK_SCHED per thread), or 0.
-uint64_t cpuNs(clockid_t Clock) {
-  timespec T;
-  if (arch::rawSyscall(SYS_clock_gettime, Clock, long(&T), 0, 0, 0, 0))
-    return 0;
-  return uint64_t(T.tv_sec) * 1000000000 + uint64_t(T.tv_nsec);
-}
-clockid_t threadCpuClock(uint32_t Tid) {
-  return clockid_t((~uint64_t(Tid) << 3) | 6);
+  uint64_t N = ownBlockedCount();
+  return N == UINT64_MAX ? N : N - threadState.ProcReadSleeps;
 }
 
 } // namespace
@@ -156,13 +62,13 @@ void runDelayInit(bool WatcherRuns) {
     return;
   }
   uint64_t Ns;
-  switch (readRunDelay(threadId(), Ns)) {
-  case ReadOk:
+  switch (threadRunDelayNs(threadId(), Ns)) {
+  case RunDelayRead::Ok:
     break;
-  case ReadFailed:
+  case RunDelayRead::Failed:
     Why = "/proc/self/task/<tid>/schedstat cannot be read";
     return;
-  case ReadNoSchedInfo:
+  case RunDelayRead::NotKept:
     Why = "the kernel keeps no run delay (schedstat)";
     return;
   }
@@ -200,15 +106,15 @@ SPIKETRAP_RACY_READER void watch(ThreadState &T, uint64_t Start, uint64_t Now,
   if (Newest >= Start)
     return;
   uint64_t Ns;
-  if (readRunDelay(T.Tid, Ns) != ReadOk)
+  if (threadRunDelayNs(T.Tid, Ns) != RunDelayRead::Ok)
     return;
   Waited = Waited < Now - Start ? Waited : Now - Start;
   uint64_t WaitedNs = ticksToNs(Waited);
   Ns = Ns > WaitedNs ? Ns - WaitedNs : 0;
   Now -= Waited;
   // Its own: from the kernel's counters, not a 4 KB file on a signal stack.
-  uint64_t Blocked = Self ? ownBlocked() : readBlocked(T.Tid);
-  uint64_t Cpu = cpuNs(Self ? CLOCK_THREAD_CPUTIME_ID : threadCpuClock(T.Tid));
+  uint64_t Blocked = Self ? ownBlocked() : threadBlockedCount(T.Tid);
+  uint64_t Cpu = Self ? tickThreadCpuNs() : threadCpuNsOf(T.Tid);
   // The slot: the oldest reading no open call needs (a call uses the
   // first reading after its start: one with no open call begun between the
   // reading before it and it serves none), else the oldest.
@@ -280,7 +186,7 @@ SPIKETRAP_RACY_READER bool runDelayExplains(const ThreadState &T,
       BaseCpu = __atomic_load_n(&M.CpuNs, __ATOMIC_RELAXED);
     }
   }
-  uint64_t Cpu = BaseCpu ? cpuNs(CLOCK_THREAD_CPUTIME_ID) : 0;
+  uint64_t Cpu = BaseCpu ? tickThreadCpuNs() : 0;
   if (!Cpu || Cpu < BaseCpu)
     return false;
   // The call's share off the CPU taken as that since the reading (before it,
@@ -312,13 +218,9 @@ void setCpuBase(ThreadState &T, uint64_t At, uint64_t CpuNs, uint64_t Blocked) {
 // Not getrusage's CPU time: the kernel brings a running thread's up to date
 // only at its scheduler tick (4 ms at HZ=250), the CPU-time clock at once.
 bool ownCpu(uint64_t &CpuNs, uint64_t &Blocked) {
-  struct rusage Use;
-  CpuNs = cpuNs(CLOCK_THREAD_CPUTIME_ID);
-  if (!CpuNs ||
-      arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0, 0))
-    return false;
-  Blocked = uint64_t(Use.ru_nvcsw) - threadState.ProcReadSleeps;
-  return true;
+  CpuNs = tickThreadCpuNs();
+  Blocked = ownBlocked();
+  return CpuNs && Blocked != UINT64_MAX;
 }
 } // namespace
 
@@ -388,14 +290,10 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
   // a preemption already going on when the watcher looked.
   uint64_t Since = 0; // preemption known from the CPU time
   if (BaseCpu) {
-    uint64_t Cpu = cpuNs(CLOCK_THREAD_CPUTIME_ID), Now = now();
+    uint64_t Cpu = tickThreadCpuNs(), Now = now();
     uint64_t Wall = Now > From ? ticksToNs(Now - From) : 0;
     uint64_t Ran = Cpu > BaseCpu ? Cpu - BaseCpu : 0;
-    struct rusage Use;
-    if (BaseBlocked != UINT64_MAX &&
-        !arch::rawSyscall(SYS_getrusage, RUSAGE_THREAD, long(&Use), 0, 0, 0,
-                          0) &&
-        uint64_t(Use.ru_nvcsw) - threadState.ProcReadSleeps == BaseBlocked) {
+    if (BaseBlocked != UINT64_MAX && ownBlocked() == BaseBlocked) {
       uint64_t Off = Wall > Ran ? Wall - Ran : 0;
       // Less what came after the end (the thread preempted since).
       if (Now > End + LateTicks) {
@@ -428,7 +326,7 @@ bool runDelayFromMarks(ThreadState &T, uint64_t Start, uint64_t End,
   if (LastAt >= From && LastAt <= End && End - LastAt <= ReuseTicks) {
     Ns = Last.Ns;
   } else {
-    if (readRunDelay(T.Tid, Ns) != ReadOk)
+    if (threadRunDelayNs(T.Tid, Ns) != RunDelayRead::Ok)
       return false;
     uint64_t Now = now();
     Last.At = 0;

@@ -418,7 +418,7 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   // Since the last tick: the time the thread was off the CPU, and whether
   // it blocked (a voluntary switch): then the samples before are of
   // another run (they do not stand for the time in between).
-  uint64_t Switches = tickVoluntarySwitches() - T.ProcReadSleeps; // less ours
+  uint64_t Switches = ownBlockedCount() - T.ProcReadSleeps; // less ours
   bool Blocked = Switches != B.LastTickBlocked;
   B.LastTickBlocked = Switches;
   runDelayNoteCpu(T, T0, CpuNs, B.LastTickBlocked); // for a long wait

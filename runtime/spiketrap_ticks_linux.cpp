@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -156,12 +155,6 @@ void tickPassOn(int Sig, siginfo_t *Info, void *Uctx) {
   if (!Info ||
       sys(SYS_rt_tgsigqueueinfo, long(Pid), sys(SYS_gettid), Sig, long(Info)))
     sys(SYS_tgkill, long(Pid), sys(SYS_gettid), Sig);
-}
-
-uint64_t tickVoluntarySwitches() {
-  struct rusage Use = {};
-  sys(SYS_getrusage, RUSAGE_THREAD, long(&Use));
-  return uint64_t(Use.ru_nvcsw);
 }
 
 void tickUnblockFaults() {

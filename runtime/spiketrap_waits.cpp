@@ -6,12 +6,13 @@
 // spiketrap_static_linux.cpp), the bookkeeping every wrapper shares
 // (waitBegin/waitEnd: on a thread whose hooks record and that has an open
 // frame, note when the wait began and ended in the thread's WaitRing), and
-// the interposed calls that are no cancellation points (locks, syscall).
+// the interposed lock calls (no cancellation points).
 // Nothing here runs in the hooks; a thread with nothing open, or the
 // runtime's own work (Busy), pays two direct calls, a TLS load and an
 // indirect call. A lock is timed only when a try-lock first fails: an
 // uncontended lock costs a try-lock, as before.
-// The generated wrappers, with unwind tables: spiketrap_waits_calls_linux.cpp.
+// The generated wrappers, with unwind tables, and syscall():
+// spiketrap_waits_calls_linux.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_waits.h"
@@ -26,12 +27,9 @@
 #include <atomic>
 #include <dlfcn.h>
 #include <errno.h>
-#include <linux/futex.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,6 +117,8 @@ SPIKETRAP_ALWAYS_INLINE const spiketrap_desc *waiter(const ThreadState &T) {
 
 } // namespace
 
+void *waitRealFn(uint32_t Call) { return realFn(Call); }
+
 SPIKETRAP_NOINLINE void waitBegin(WaitScope &W, uint32_t Call) {
   ThreadState &T = threadState;
   W.Call = Call;
@@ -181,23 +181,6 @@ SPIKETRAP_NOINLINE void waitEnd(const WaitScope &W) {
 }
 
 namespace {
-
-// futex operations that sleep (for the interposed syscall(), which a
-// sanitizer build leaves out).
-[[maybe_unused]] bool futexWaits(long Op) {
-  switch (Op & FUTEX_CMD_MASK) {
-  case FUTEX_WAIT:
-  case FUTEX_WAIT_BITSET:
-  case FUTEX_LOCK_PI:
-  case FUTEX_WAIT_REQUEUE_PI:
-#ifdef FUTEX_LOCK_PI2
-  case FUTEX_LOCK_PI2:
-#endif
-    return true;
-  default:
-    return false;
-  }
-}
 
 // The contended half of timedLock: time the real lock.
 template <typename Lock, typename... A>
@@ -456,32 +439,4 @@ void sandboxComing() {
 }
 } // namespace __spiketrap
 
-// Futex waits through syscall() are rare next to locks: for size.
-SPIKETRAP_MINSIZE_BEGIN
-// syscall() is variadic: forward six arguments, as the C library's reads
-// them (glibc's is assembly that takes them from the argument registers: it
-// is called with six words). Only futex waits are timed (std::atomic::wait,
-// hand-made locks).
-SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
-  va_list Ap;
-  va_start(Ap, Nr);
-  long A[6];
-  for (long &V : A)
-    V = va_arg(Ap, long);
-  va_end(Ap);
-  auto Real = reinterpret_cast<long (*)(long, long, long, long, long, long,
-                                        long)>(realFn(Wait_syscall));
-  if (Nr == SYS_seccomp &&
-      (A[0] == SECCOMP_SET_MODE_STRICT || A[0] == SECCOMP_SET_MODE_FILTER))
-    sandboxComing(); // before the filter: spiketrap_sandbox_linux.cpp
-  WaitScope W;
-  if (Nr == SYS_futex && futexWaits(A[1]))
-    waitBegin(W, Wait_syscall);
-  else
-    W.Desc = nullptr, W.Marked = false;
-  long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
-  waitEnd(W);
-  return R;
-}
-SPIKETRAP_MINSIZE_END
 #endif

@@ -106,8 +106,9 @@ void waitsInit();
 void *staticWait(uint32_t Call);
 
 // What every generated wrapper does around the real call, out of line once
-// (spiketrap_waits_calls_linux.cpp): waitBegin finds the real function and, on a
-// thread whose waits are noted, reads the clock; waitEnd notes the wait.
+// (spiketrap_waits_calls_linux.cpp): waitBegin finds the real function
+// and, on a thread whose waits are noted, reads the clock; waitEnd notes
+// the wait.
 // Both keep errno and are async-signal-safe.
 struct WaitScope {
   void *Real;                 // the real function (or its static fallback)
@@ -121,6 +122,9 @@ struct WaitScope {
 };
 void waitBegin(WaitScope &W, uint32_t Call);
 void waitEnd(const WaitScope &W);
+// The real function of Call (or its static fallback), for a wrapper that
+// times only some of its calls (syscall(): futex waits).
+void *waitRealFn(uint32_t Call);
 
 // On a function that is never on the stack when a thread is cancelled (it
 // cannot be cancelled, or it only jumps on and the compiler keeps it so):

@@ -1,4 +1,4 @@
-//===- spiketrap_waits_calls_linux.cpp - The interposed cancellation points -----===//
+//===- spiketrap_waits_calls_linux.cpp - The interposed waiting calls -----===//
 //
 // The waiting calls of spiketrap_waits.inc that are cancellation points,
 // generated: each is the real call between waitBegin and waitEnd
@@ -6,18 +6,23 @@
 // (waitCall5), so a wrapper is a few instructions of its own. This file
 // alone is compiled with unwind tables: a thread cancelled inside the real
 // call unwinds through the shared body or the wrapper, and only there.
+// Also syscall(), for its futex waits (and a seccomp filter coming).
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_defs.h"
 #include "spiketrap_waits.h"
 
 #include <errno.h>
+#include <linux/futex.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdarg.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -90,4 +95,52 @@ SPIKETRAP_ALWAYS_INLINE auto callWait(uint32_t Call, P... Args) {
   }
 #define SPIKETRAP_WAIT_OWN(...)
 #include "spiketrap_waits.inc"
+
+namespace {
+// futex operations that sleep (for the interposed syscall(), which a
+// sanitizer build leaves out).
+bool futexWaits(long Op) {
+  switch (Op & FUTEX_CMD_MASK) {
+  case FUTEX_WAIT:
+  case FUTEX_WAIT_BITSET:
+  case FUTEX_LOCK_PI:
+  case FUTEX_WAIT_REQUEUE_PI:
+#ifdef FUTEX_LOCK_PI2
+  case FUTEX_LOCK_PI2:
+#endif
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+// Futex waits through syscall() are rare next to locks: for size.
+SPIKETRAP_MINSIZE_BEGIN
+// syscall() is variadic: forward six arguments, as the C library's reads
+// them (glibc's is assembly that takes them from the argument registers: it
+// is called with six words). Only futex waits are timed (std::atomic::wait,
+// hand-made locks).
+SPIKETRAP_INTERPOSE long syscall(long Nr, ...) {
+  va_list Ap;
+  va_start(Ap, Nr);
+  long A[6];
+  for (long &V : A)
+    V = va_arg(Ap, long);
+  va_end(Ap);
+  auto Real = reinterpret_cast<long (*)(long, long, long, long, long, long,
+                                        long)>(waitRealFn(Wait_syscall));
+  if (Nr == SYS_seccomp &&
+      (A[0] == SECCOMP_SET_MODE_STRICT || A[0] == SECCOMP_SET_MODE_FILTER))
+    sandboxComing(); // before the filter: spiketrap_sandbox_linux.cpp
+  WaitScope W;
+  if (Nr == SYS_futex && futexWaits(A[1]))
+    waitBegin(W, Wait_syscall);
+  else
+    W.Desc = nullptr, W.Marked = false;
+  long R = Real(Nr, A[0], A[1], A[2], A[3], A[4], A[5]);
+  waitEnd(W);
+  return R;
+}
+SPIKETRAP_MINSIZE_END
 #endif
