@@ -33,13 +33,9 @@
 #ifndef SPIKETRAP_ARCH_H
 #define SPIKETRAP_ARCH_H
 
-#include <stdint.h>
+#include "spiketrap_platform.h" // kernelClocksourceIs
 
-namespace __spiketrap {
-// Whether the kernel keeps time with the named clocksource (sysfs), in
-// spiketrap_clock.cpp: a kernel that does trusts the counter.
-bool kernelClocksourceIs(const char *Name);
-} // namespace __spiketrap
+#include <stdint.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include "spiketrap_x86_64.h"

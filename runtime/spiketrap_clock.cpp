@@ -2,27 +2,12 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_format.h"
 
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 namespace __spiketrap {
 
 // Monotonic nanoseconds until clockInit: a clock that is right, if slower.
 ClockState theClock = {false, 1000000000ull, 0, 0, 1ull << 32};
-
-bool kernelClocksourceIs(const char *Name) {
-  int Fd = open("/sys/devices/system/clocksource/clocksource0/"
-                "current_clocksource",
-                O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
-    return false;
-  char Buf[16] = {};
-  ssize_t N = read(Fd, Buf, sizeof(Buf) - 1);
-  close(Fd);
-  size_t Len = strlen(Name);
-  return N >= ssize_t(Len) && strncmp(Buf, Name, Len) == 0;
-}
 
 static void setRate(uint64_t TicksPerSecond) {
   theClock.TicksPerSecond = TicksPerSecond ? TicksPerSecond : 1;

@@ -61,6 +61,11 @@ bool firstThreadEnded();
 // for every id the OS may hand out): for when processThreads cannot say.
 uint32_t scanThreadIds(uint32_t *Out, uint32_t Max, bool (*Skip)(uint32_t));
 
+// Whether the OS keeps its time with the named clock source (Linux: sysfs's
+// current_clocksource): an OS that does trusts the CPU's counter. Not in a
+// signal handler.
+bool kernelClocksourceIs(const char *Name);
+
 //===-- Waiting: futexes (spiketrap_futex_linux.cpp) ---------------------===//
 
 // Sleeps while the 32-bit word at Word holds Expected, until a wake, a

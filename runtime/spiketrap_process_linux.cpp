@@ -4,15 +4,16 @@
 // kernel id (gettid, a raw system call: glibc before 2.30 has no wrapper),
 // whether it is still in the process (tgkill with no signal), a nap (a raw
 // nanosleep: that C library name is our own wait's), a thread's name and
-// the timer slack (prctl), and the process's threads as /proc counts them
-// (read through the reader thread: a program whose descriptor table is
-// full still ends).
+// the timer slack (prctl), the kernel's clock source (sysfs), and the
+// process's threads as /proc counts them (read through the reader thread:
+// a program whose descriptor table is full still ends).
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_arch.h"
 #include "spiketrap_platform.h"
 #include "spiketrap_procread.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,19 @@ void napNs(uint64_t Ns) {
 }
 
 void setTimerSlackNs(uint64_t Ns) { prctl(PR_SET_TIMERSLACK, Ns); }
+
+bool kernelClocksourceIs(const char *Name) {
+  int Fd = open("/sys/devices/system/clocksource/clocksource0/"
+                "current_clocksource",
+                O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  char Buf[16] = {};
+  ssize_t N = read(Fd, Buf, sizeof(Buf) - 1);
+  close(Fd);
+  size_t Len = strlen(Name);
+  return N >= ssize_t(Len) && strncmp(Buf, Name, Len) == 0;
+}
 
 namespace {
 // Field Index (from 3, the state) of a /proc stat file, after the command
