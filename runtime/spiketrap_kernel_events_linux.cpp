@@ -1,4 +1,4 @@
-//===- spiketrap_kernel_events_linux.cpp - Page faults and preemptions ----------===//
+//===- spiketrap_kernel_events_linux.cpp - Page faults and preemptions ---===//
 //
 // One ring per thread: a minor-fault event owns it (and asks for the
 // thread's context switches), a major-fault event writes into it

@@ -1,4 +1,4 @@
-//===- spiketrap_procread_linux.cpp - Reading /proc without the program's table -===//
+//===- spiketrap_procread_linux.cpp - /proc without the program's table ---===//
 //
 // Requests go through a few slots, each with its own copy of the path and
 // the text, so a caller that gave up waiting (the reader was not scheduled

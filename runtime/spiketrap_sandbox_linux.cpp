@@ -1,9 +1,9 @@
-//===- spiketrap_sandbox_linux.cpp - Programs that sandbox themselves -----------===//
+//===- spiketrap_sandbox_linux.cpp - Programs that sandbox themselves ----===//
 //
 // A killing filter (SECCOMP_RET_KILL_*) ends the process at the first call
 // it refuses, so the runtime must see the filter before it comes: prctl
-// (PR_SET_SECCOMP, spiketrap_lifecycle.cpp) and syscall(SYS_seccomp,
-// spiketrap_waits.cpp) are interposed, and note it before the program's
+// (PR_SET_SECCOMP, spiketrap_lifecycle_linux.cpp) and syscall(SYS_seccomp,
+// spiketrap_waits_calls_linux.cpp) are interposed, and note it before the program's
 // call goes in (sandboxComing). A filter installed past them (inline
 // assembly) is found by prctl(PR_GET_SECCOMP) before each batch of patches
 // and before the report: one system call every filter we know lets through

@@ -1,4 +1,4 @@
-//===- spiketrap_static_linux.cpp - The C library in a static program -----------===//
+//===- spiketrap_static_linux.cpp - The C library in a static program ----===//
 //
 // What the runtime's interposed calls call in a statically linked program,
 // where dlsym(RTLD_NEXT) finds nothing and our definitions took the C
