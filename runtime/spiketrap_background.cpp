@@ -44,8 +44,10 @@ Own *takeSlot() {
   for (Own &E : Owns) {
     bool Free = false;
     if (__atomic_compare_exchange_n(&E.Used, &Free, true, false,
-                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+      E.Handle = pthread_t(); // a joiner looks for its own, set once made
       return &E;
+    }
   }
   return nullptr;
 }
@@ -80,7 +82,8 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
   auto *S = static_cast<Start *>(malloc(sizeof(Start)));
   if (!S)
     return false;
-  *S = {Body, Arg, takeSlot(), Joinable != nullptr};
+  Own *Slot = takeSlot(); // S is the thread's once it runs
+  *S = {Body, Arg, Slot, Joinable != nullptr};
   // The thread inherits a full signal mask: the program's handlers keep
   // running on the program's threads.
   sigset_t All, Old;
@@ -97,15 +100,15 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
   pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   if (Err) {
     threadRootComing(false); // nobody will measure it now
-    if (S->Slot)
-      freeSlot(S->Slot);
+    if (Slot)
+      freeSlot(Slot);
     free(S);
     return false;
   }
   if (Joinable) {
     *Joinable = T;
-    if (S->Slot)
-      S->Slot->Handle = T;
+    if (Slot)
+      Slot->Handle = T;
   } else
     pthread_detach(T);
   __atomic_fetch_add(&Running, 1, __ATOMIC_RELAXED);
