@@ -159,9 +159,16 @@ static Constant *getPersonality(Function &F) {
       return Other.getPersonalityFn();
   if (!F.getName().starts_with("_Z"))
     return nullptr;
+  Triple T(M.getTargetTriple());
+  // MSVC's C++ EH is scoped (funclets): no landing pad of ours there.
+  if (T.isWindowsMSVCEnvironment())
+    return nullptr;
+  // mingw's x86-64 and AArch64 libstdc++ unwind with SEH, as clang emits.
+  const char *Name = T.isOSCygMing() && T.isArch64Bit() ? "__gxx_personality_seh0"
+                                                     : "__gxx_personality_v0";
   LLVMContext &C = M.getContext();
   return cast<Constant>(
-      M.getOrInsertFunction("__gxx_personality_v0",
+      M.getOrInsertFunction(Name,
                             FunctionType::get(Type::getInt32Ty(C), true))
           .getCallee());
 }

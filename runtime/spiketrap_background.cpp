@@ -11,7 +11,6 @@
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +83,7 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
     return false;
   Own *Slot = takeSlot(); // S is the thread's once it runs
   *S = {Body, Arg, Slot, Joinable != nullptr};
-  // The thread inherits a full signal mask: the program's handlers keep
-  // running on the program's threads.
-  sigset_t All, Old;
-  sigfillset(&All);
-  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  AllSignalsHeld Held; // the thread inherits it
   pthread_t T;
   pthread_attr_t Attr;
   pthread_attr_init(&Attr);
@@ -97,7 +92,6 @@ bool startBackgroundThread(void (*Body)(void *), void *Arg, pthread_t *Joinable,
   threadRootComing(true);
   int Err = pthread_create(&T, &Attr, threadMain, S);
   pthread_attr_destroy(&Attr);
-  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   if (Err) {
     threadRootComing(false); // nobody will measure it now
     if (Slot)

@@ -12,7 +12,7 @@
 
 #include "spiketrap_defs.h"
 
-#include <signal.h>
+#include "spiketrap_platform.h" // sighandler_t
 
 namespace __spiketrap {
 

@@ -19,7 +19,9 @@
 // the signal table (the waits, the signal mask). Sanitizers intercept these
 // same functions; a definition of ours would hide their interceptors from
 // the program (TSan would stop seeing locks).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// Windows links the C library's names from import libraries: none of ours.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) ||          \
+    defined(_WIN32)
 #define SPIKETRAP_INTERPOSE_WAITS 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \

@@ -45,6 +45,10 @@ int namedDescriptor(const char *Path) {
 
 bool descriptorOpen(int Fd) { return fcntl(Fd, F_GETFD) >= 0; }
 
+// glibc's stderr is unbuffered; its stdout is flushed after the atexit
+// handlers, as it always was with the report.
+void flushProgramOutput() {}
+
 namespace {
 // Writes to a character device (/dev/null, a terminal) in place: it cannot
 // be renamed over. Opened without following a symlink, without blocking
@@ -154,6 +158,10 @@ const char *writeWholeFile(const char *Path, const char *Data, size_t Size,
     Err = errno;
   unlink(Tmp.data());
   return Ok ? "cannot rename it into place" : "writing it failed";
+}
+
+int openForReading(const char *Path) {
+  return open(Path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 }
 
 } // namespace __spiketrap

@@ -35,6 +35,7 @@ int InitState = NotStarted;
 
 void reportAtExit() {
   lifecycleExiting();
+  flushProgramOutput();
   writeReport();
 }
 
@@ -54,7 +55,7 @@ const char *findOptions(char **Env) {
 // the array environ is set to later), as glibc drops LD_* for such a process.
 void removeOptions(char **Env) {
   if (!Env) {
-    unsetenv("SPIKETRAP_OPTIONS");
+    unsetEnvironmentName("SPIKETRAP_OPTIONS");
     return;
   }
   static const char Name[] = "SPIKETRAP_OPTIONS=";

@@ -486,6 +486,8 @@ const char *objectSymbol(LoadedObject &O, uintptr_t Fn, const char *DebugDir,
   return Best;
 }
 
+void *nextDefinition(const char *Name) { return dlsym(RTLD_NEXT, Name); }
+
 const char *dynamicSymbol(uintptr_t Fn) {
   Dl_info Info;
   if (dladdr(reinterpret_cast<void *>(Fn), &Info) && Info.dli_sname &&

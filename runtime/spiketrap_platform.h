@@ -25,11 +25,21 @@
 
 #include "spiketrap_defs.h"
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h> // struct timespec, struct tm
+#ifndef _WIN32
+#include <signal.h>
+#endif
 
 namespace __spiketrap {
+
+#ifdef _WIN32
+// No signals: the sampler's tick is a watcher's look there, and what a
+// handler's siginfo_t would carry never reaches shared code.
+struct siginfo_t;
+using sighandler_t = void (*)(int);
+#endif
 
 class Buffer; // spiketrap_format.h
 
@@ -37,11 +47,16 @@ class Buffer; // spiketrap_format.h
 
 // This thread's id as the OS numbers threads (the kernel's tid on Linux).
 uint32_t threadId();
-// Whether Tid is the process's first thread (the one main ran on).
+// Whether Tid is the process's first thread (the one main ran on; in a
+// forked child, the one that forked), and that thread's id.
 bool isFirstThread(uint32_t Tid);
+uint32_t firstThreadId();
 // This thread's name as the OS keeps it, into Out (16 bytes, with the
 // terminating zero); false when the OS will not say.
 bool ownThreadName(char *Out);
+// Whether the program's renames of its threads reach threadRenamed
+// (spiketrap_registry.h): else a thread's name is read again at exit.
+bool threadRenamesSeen();
 // Whether thread Tid is still one of this process's: true until the OS has
 // let it go, after it ended and was joined (false where the OS will not say).
 bool threadAlive(uint32_t Tid);
@@ -60,6 +75,28 @@ bool firstThreadEnded();
 // but those Skip accepts, into Out (at most Max); how many. Slow (it asks
 // for every id the OS may hand out): for when processThreads cannot say.
 uint32_t scanThreadIds(uint32_t *Out, uint32_t Max, bool (*Skip)(uint32_t));
+
+// For its scope this thread blocks every signal: a thread it starts
+// inherits the mask, so the program's handlers keep to the program's
+// threads (nothing where the OS has no signals).
+class AllSignalsHeld {
+  [[maybe_unused]] alignas(8) unsigned char Old[128];
+
+public:
+  AllSignalsHeld();
+  ~AllSignalsHeld();
+};
+// For its scope a write past the OS's file-size limit fails (EFBIG) instead
+// of raising a signal that kills the program (SIGXFSZ); one it raised is
+// taken back. Not in a signal handler.
+class FileSizeSignalHeld {
+  [[maybe_unused]] alignas(8) unsigned char Set[128], Old[128];
+  [[maybe_unused]] bool WasPending;
+
+public:
+  FileSizeSignalHeld();
+  ~FileSizeSignalHeld();
+};
 
 // Whether the OS keeps its time with the named clock source (Linux: sysfs's
 // current_clocksource): an OS that does trusts the CPU's counter. Not in a
@@ -82,6 +119,8 @@ void futexWake(void *Word);
 // (its run delay), into Ns.
 enum class RunDelayRead { Ok, Failed, NotKept /* the OS keeps none */ };
 RunDelayRead threadRunDelayNs(uint32_t Tid, uint64_t &Ns);
+// Why this OS never gives a run delay, for the report; null where it may.
+const char *runDelayNeverWhy();
 // How often thread Tid has blocked (its voluntary context switches);
 // UINT64_MAX when unknown, or when it is asleep now (the wake-up is not
 // counted yet).
@@ -159,7 +198,7 @@ void warmCodeAround(const void *Addr, size_t Around);
 // real dlclose, which holds that lock while it takes the object off the
 // loader's list.
 class ObjectsHeld {
-  bool Took;
+  [[maybe_unused]] bool Took;
 
 public:
   ObjectsHeld();
@@ -204,6 +243,9 @@ const char *gotSymbol(LoadedObject *Objects, size_t NumObjects, uintptr_t Fn,
                       const char *DebugDir);
 // The loader's symbol that starts at Fn (dladdr), or null.
 const char *dynamicSymbol(uintptr_t Fn);
+// The definition of Name the loader would bind after the runtime's own
+// (dlsym(RTLD_NEXT)), or null. From a hook's wait wrapper too.
+void *nextDefinition(const char *Name);
 
 //===-- The run: facts about the process (spiketrap_run_linux.cpp) -------===//
 
@@ -224,6 +266,12 @@ bool hostName(char *Out, size_t Size);
 // Up to N random bytes from the OS, without waiting for its entropy; how
 // many it gave.
 size_t randomBytes(void *Out, size_t N);
+// Seconds since 1970 as a UTC calendar time, into Out.
+void utcCalendar(int64_t Seconds, struct tm &Out);
+// Takes Name out of the environment (the C library's copy).
+void unsetEnvironmentName(const char *Name);
+// Signal Sig's short name ("SEGV" for SIGSEGV), or null.
+const char *signalName(int Sig);
 
 //===-- Files: reports written whole (spiketrap_files_linux.cpp) ---------===//
 
@@ -231,8 +279,15 @@ size_t randomBytes(void *Out, size_t N);
 // on Linux), or -1 for any other path. Not in a signal handler, nor is the
 // rest of this section.
 int namedDescriptor(const char *Path);
+// Opens Path for reading, not inherited by programs the process starts,
+// without waiting for a writer (a FIFO); a descriptor or -1 (errno set).
+int openForReading(const char *Path);
 // Whether descriptor Fd is open.
 bool descriptorOpen(int Fd);
+// At exit, before the report: what the program wrote to its C library
+// streams and the library still holds goes out first (Windows's C runtime
+// buffers stderr when it is not a console; the report writes descriptors).
+void flushProgramOutput();
 // Writes Size bytes at Data as the whole file at Path: never through a
 // symbolic link, never seen half-written (a new file renamed into place; a
 // device, or a file in a directory we may not write, in place). Null when

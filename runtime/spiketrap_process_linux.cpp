@@ -12,8 +12,13 @@
 #include "spiketrap_arch.h"
 #include "spiketrap_platform.h"
 #include "spiketrap_procread.h"
+#include "spiketrap_registry.h"
+#include "spiketrap_static.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +27,51 @@
 #include <time.h>
 #include <unistd.h>
 
+extern "C" SPIKETRAP_INTERNAL int __spiketrap_setname_np(pthread_t Thread,
+                                                         const char *Name);
+
 namespace __spiketrap {
+
+static_assert(sizeof(sigset_t) <= 128, "AllSignalsHeld's room");
+
+AllSignalsHeld::AllSignalsHeld() {
+  sigset_t All;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, reinterpret_cast<sigset_t *>(Old));
+}
+AllSignalsHeld::~AllSignalsHeld() {
+  pthread_sigmask(SIG_SETMASK, reinterpret_cast<sigset_t *>(Old), nullptr);
+}
+
+// RLIMIT_FSIZE's SIGXFSZ is blocked, so the write fails with EFBIG; the
+// signal it left pending is taken back before the mask is restored.
+FileSizeSignalHeld::FileSizeSignalHeld() {
+  auto *S = reinterpret_cast<sigset_t *>(Set);
+  sigemptyset(S);
+  sigaddset(S, SIGXFSZ);
+  pthread_sigmask(SIG_BLOCK, S, reinterpret_cast<sigset_t *>(Old));
+  sigset_t Pending;
+  WasPending = sigpending(&Pending) == 0 && sigismember(&Pending, SIGXFSZ);
+}
+FileSizeSignalHeld::~FileSizeSignalHeld() {
+  timespec Zero = {};
+  if (!WasPending) // one of ours, if any (standard signals do not queue)
+    sigtimedwait(reinterpret_cast<sigset_t *>(Set), nullptr, &Zero);
+  pthread_sigmask(SIG_SETMASK, reinterpret_cast<sigset_t *>(Old), nullptr);
+}
+
+// Not when a sanitizer's interceptor (weak too, linked first) or the
+// program's own definition took pthread_setname_np's name.
+bool threadRenamesSeen() {
+  void *Bound = dlsym(RTLD_DEFAULT, "pthread_setname_np");
+  return !Bound || Bound == reinterpret_cast<void *>(&__spiketrap_setname_np);
+}
 
 uint32_t threadId() { return uint32_t(syscall(SYS_gettid)); }
 
 // The first thread's id is the process's.
 bool isFirstThread(uint32_t Tid) { return Tid == uint32_t(getpid()); }
+uint32_t firstThreadId() { return uint32_t(getpid()); }
 
 bool ownThreadName(char *Out) { return prctl(PR_GET_NAME, Out) == 0; }
 
@@ -93,3 +137,26 @@ uint32_t scanThreadIds(uint32_t *Out, uint32_t Max, bool (*Skip)(uint32_t)) {
 }
 
 } // namespace __spiketrap
+
+using namespace __spiketrap;
+
+// Interposes pthread_setname_np so a thread renamed after its first hook
+// call is reported by its new name without a system call in the spike path.
+// (prctl(PR_SET_NAME) and writes to /proc/.../comm are not seen: such a
+// thread keeps the name it had at its first hook call.) A weak alias of
+// the body, so threadRenamesSeen can tell whether calls reach it.
+SPIKETRAP_INTERPOSE int pthread_setname_np(pthread_t Thread, const char *Name)
+    __attribute__((alias("__spiketrap_setname_np")));
+extern "C" int __spiketrap_setname_np(pthread_t Thread, const char *Name) {
+  using Fn = int (*)(pthread_t, const char *);
+  static Fn Real;
+  if (!__atomic_load_n(&Real, __ATOMIC_ACQUIRE))
+    __atomic_store_n(
+        &Real, reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_setname_np")),
+        __ATOMIC_RELEASE);
+  Fn F = __atomic_load_n(&Real, __ATOMIC_ACQUIRE);
+  int Rc = F ? F(Thread, Name) : staticSetname(Thread, Name);
+  if (Rc == 0)
+    threadRenamed((unsigned long)Thread, Name);
+  return Rc;
+}

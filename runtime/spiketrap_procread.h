@@ -32,8 +32,9 @@ bool procUnreadable();
 // Started (null: it could not start, and readings are made directly).
 // Stopping asks it to end and gives the thread to join, then Stopped. Each
 // sleep of a thread waiting for the reader counts in its
-// ThreadState::ProcReadSleeps.
-void procReaderPrepare();
+// ThreadState::ProcReadSleeps. Prepare is false where the OS has no /proc
+// (no thread is started).
+bool procReaderPrepare();
 void procReaderLoop(void *);
 void procReaderStarted(const pthread_t *T);
 bool procReaderStopping(pthread_t &T);

@@ -199,11 +199,12 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
   return Got;
 }
 
-void procReaderPrepare() {
+bool procReaderPrepare() {
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
   for (Slot &S : Slots) // a forked child: the parent's requests are gone
     S.State = Free;
+  return true;
 }
 
 void procReaderStarted(const pthread_t *T) {

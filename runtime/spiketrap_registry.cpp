@@ -11,9 +11,7 @@
 #include "spiketrap_sampler.h"
 #include "spiketrap_sandbox.h"
 #include "spiketrap_spinlock.h"
-#include "spiketrap_static.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
@@ -113,10 +111,6 @@ void onThreadExit(void *P) {
 
 } // namespace
 
-} // namespace __spiketrap
-extern "C" SPIKETRAP_INTERNAL int __spiketrap_setname_np(pthread_t Thread,
-                                                         const char *Name);
-namespace __spiketrap {
 
 void noteThreadRoot(const void *Frame) {
   uintptr_t D = uintptr_t(pthread_self()) - uintptr_t(Frame);
@@ -155,9 +149,7 @@ bool atThreadRoot(const ThreadState &T, const void *Addr) {
 
 void threadInit() {
   ExitKeyReady = pthread_key_create(&ExitKey, onThreadExit) == 0;
-  void *Bound = dlsym(RTLD_DEFAULT, "pthread_setname_np");
-  RenamesSeen =
-      !Bound || Bound == reinterpret_cast<void *>(&__spiketrap_setname_np);
+  RenamesSeen = threadRenamesSeen();
 }
 
 bool threadReady(ThreadState &T) {
@@ -304,35 +296,15 @@ void forEachThread(void (*F)(ThreadState &T, void *Arg), void *Arg) {
     RegistryLock.unlock();
 }
 
-} // namespace __spiketrap
-
-using namespace __spiketrap;
-
-// Interposes pthread_setname_np so a thread renamed after its first hook
-// call is reported by its new name without a system call in the spike path.
-// (prctl(PR_SET_NAME) and writes to /proc/.../comm are not seen: such a
-// thread keeps the name it had at its first hook call.) A weak alias of
-// the body, so threadInit can tell whether calls reach it.
-SPIKETRAP_INTERPOSE int pthread_setname_np(pthread_t Thread, const char *Name)
-    __attribute__((alias("__spiketrap_setname_np")));
-extern "C" int __spiketrap_setname_np(pthread_t Thread, const char *Name) {
-  using Fn = int (*)(pthread_t, const char *);
-  static Fn Real;
-  if (!__atomic_load_n(&Real, __ATOMIC_ACQUIRE))
-    __atomic_store_n(
-        &Real, reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_setname_np")),
-        __ATOMIC_RELEASE);
-  Fn F = __atomic_load_n(&Real, __ATOMIC_ACQUIRE);
-  int Rc = F ? F(Thread, Name) : staticSetname(Thread, Name);
-  if (Rc != 0)
-    return Rc;
+void threadRenamed(unsigned long Self, const char *Name) {
   // Busy while the registry lock is held: a signal handler's hooks on this
   // thread must not try to register under it.
   RecursionGuard Guard;
   RegistryLock.lock();
   for (ThreadState *T = Head; T; T = T->Next)
-    if (pthread_equal(pthread_t(T->Self), Thread))
+    if (T->Self == Self)
       storeName(*T, Name);
   RegistryLock.unlock();
-  return 0;
 }
+
+} // namespace __spiketrap

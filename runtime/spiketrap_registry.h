@@ -62,6 +62,9 @@ void forEachThread(void (*F)(ThreadState &T, void *Arg), void *Arg);
 
 // Start-up: the thread-exit key.
 void threadInit();
+// The program renamed the thread whose pthread_self() is Self: its report
+// names it so, without a system call in the spike path.
+void threadRenamed(unsigned long Self, const char *Name);
 
 // fork(): the registry lock is held across it; the child keeps only the
 // forking thread, with counters reset and its open frames never reported

@@ -20,7 +20,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,32 +123,6 @@ bool nothingToSay(const Output &O) {
   return S.Recorded == 0 && S.Hangs == 0 && S.Dropped == 0 &&
          threadTotals().Overflows == 0;
 }
-
-// A write past RLIMIT_FSIZE raises SIGXFSZ, whose default action kills the
-// program (at exit: its unflushed output lost, a temporary file left).
-// Blocked while the reports are written, the write fails with EFBIG instead
-// (the report goes to stderr, saying so), and the signal it raised is taken
-// back before the mask is restored.
-class FileSizeSignalHeld {
-public:
-  FileSizeSignalHeld() {
-    sigemptyset(&Set);
-    sigaddset(&Set, SIGXFSZ);
-    pthread_sigmask(SIG_BLOCK, &Set, &Old);
-    sigset_t Pending;
-    WasPending = sigpending(&Pending) == 0 && sigismember(&Pending, SIGXFSZ);
-  }
-  ~FileSizeSignalHeld() {
-    timespec Zero = {};
-    if (!WasPending) // one of ours, if any (standard signals do not queue)
-      sigtimedwait(&Set, nullptr, &Zero);
-    pthread_sigmask(SIG_SETMASK, &Old, nullptr);
-  }
-
-private:
-  sigset_t Set, Old;
-  bool WasPending;
-};
 
 } // namespace
 

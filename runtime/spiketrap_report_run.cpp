@@ -82,9 +82,8 @@ uint64_t startRealtimeNs() { return StartRealtime; }
 const char *optionsText() { return Options; }
 
 void formatStartTime(Buffer &B, bool Iso) {
-  time_t S = time_t(StartRealtime / 1000000000ull);
   tm T;
-  gmtime_r(&S, &T);
+  utcCalendar(int64_t(StartRealtime / 1000000000ull), T);
   if (Iso)
     B.format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", T.tm_year + 1900,
              T.tm_mon + 1, T.tm_mday, T.tm_hour, T.tm_min, T.tm_sec,

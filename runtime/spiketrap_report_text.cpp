@@ -10,6 +10,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_waits.h"
 
@@ -81,7 +82,7 @@ void printChain(Buffer &B, const ReportModel &M, const CulpritRow &Row) {
     B.format(" (whole run)");
   // Run by a signal handler: the handler's own time, not its caller's.
   if (int Sig = M.record(Row.Worst).Signo) {
-    if (const char *N = sigabbrev_np(Sig))
+    if (const char *N = signalName(Sig))
       B.format(" (SIG{} handler)", N);
     else
       B.format(" (signal {} handler)", Sig);

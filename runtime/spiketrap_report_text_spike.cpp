@@ -10,6 +10,7 @@
 #include "spiketrap_flags.h"
 #include "spiketrap_registry.h"
 #include "spiketrap_report_formats.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_waits.h"
 
@@ -22,7 +23,7 @@ namespace __spiketrap {
 namespace {
 
 const char *sigName(int Sig) {
-  const char *N = sigabbrev_np(Sig);
+  const char *N = signalName(Sig);
   return N ? N : "?";
 }
 

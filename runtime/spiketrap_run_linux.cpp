@@ -12,10 +12,13 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 // The linker's name for this executable's dynamic section (<link.h>); null
@@ -108,5 +111,14 @@ size_t randomBytes(void *Out, size_t N) {
   }
   return Got;
 }
+
+void utcCalendar(int64_t Seconds, struct tm &Out) {
+  time_t S = time_t(Seconds);
+  gmtime_r(&S, &Out);
+}
+
+void unsetEnvironmentName(const char *Name) { unsetenv(Name); }
+
+const char *signalName(int Sig) { return sigabbrev_np(Sig); }
 
 } // namespace __spiketrap

@@ -55,6 +55,10 @@ void runDelayInit(bool WatcherRuns) {
     Source = PreemptionSource::KernelEvents;
     return;
   }
+  if (const char *Never = runDelayNeverWhy()) {
+    Why = Never;
+    return;
+  }
   if (!WatcherRuns) {
     Why = flags.sample ? "no watcher thread (no sampling under a sanitizer "
                          "or with an old C library)"

@@ -10,6 +10,7 @@
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
 #include "spiketrap_format.h"
+#include "spiketrap_platform.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -486,7 +487,7 @@ void parseLine(char *L, const char *Path, unsigned Line, Section &Cur,
 constexpr off_t kMaxListBytes = 4 << 20;
 
 void readList(const char *Path) {
-  int Fd = open(Path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int Fd = openForReading(Path);
   struct stat St;
   if (Fd < 0 || fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode) ||
       St.st_size > kMaxListBytes) {

@@ -28,7 +28,7 @@
 #include "spiketrap_defs.h"
 #include "spiketrap_record.h"
 
-#include <signal.h>
+#include "spiketrap_platform.h" // sighandler_t, siginfo_t
 #include <stdint.h>
 
 namespace __spiketrap {

@@ -21,7 +21,7 @@ uint64_t Recorded;  // records written (replaced ones included)
 uint64_t Hangs;
 uint64_t Dropped;  // spikes never written
 uint64_t Replaced; // records that made room for a longer spike
-uint32_t Pid;
+uint32_t MainTid; // the process's first thread's id (firstThreadId)
 bool RecordIdle;
 // SpikeRecord::Committed: 0 while its first writer is at work; complete;
 // past the last record; claimed by a spike that replaces it.
@@ -153,7 +153,7 @@ void spikesInit(uint64_t Bytes, bool Idle) {
   Rooms = reinterpret_cast<SlotRoom *>(Arena + RoomsAt);
   Buckets = reinterpret_cast<uint8_t *>(Arena + BucketsAt);
   MaxSlots = Slots;
-  Pid = uint32_t(getpid());
+  MainTid = firstThreadId();
   prefault(kPrefault);
   warmCode();
 }
@@ -375,7 +375,7 @@ uint64_t recordOffset(const SpikeRecord *R) {
   return uint64_t(reinterpret_cast<const char *>(R) - Arena);
 }
 
-bool onMainThread(const ThreadState &T) { return T.Tid == Pid; }
+bool onMainThread(const ThreadState &T) { return T.Tid == MainTid; }
 bool recordIdleCalls() { return RecordIdle; }
 
 namespace {
@@ -441,7 +441,7 @@ void threadDisplayName(const ThreadState &T, char *Out) {
   // call: this may be inside the callers' time).
   if (T.Name[0])
     __builtin_memcpy(Out, T.Name, 16);
-  else if (T.Tid == Pid)
+  else if (T.Tid == MainTid)
     __builtin_memcpy(Out, "main", 5);
   else
     threadKernelName(T, Out);
@@ -513,7 +513,7 @@ void spikesAfterForkChild() {
   __builtin_memset(BucketRoom, 0, sizeof(BucketRoom));
   __builtin_memset(IdleTable, 0, sizeof(IdleTable));
   __builtin_memset(LostTable, 0, sizeof(LostTable));
-  Pid = uint32_t(getpid());
+  MainTid = firstThreadId();
   // The parent's records are the parent's: the child's copy of the arena and
   // its table go back to untouched zero pages, faulted in ahead as at start.
   if (Arena)

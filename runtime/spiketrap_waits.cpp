@@ -1,7 +1,7 @@
 //===- spiketrap_waits.cpp - Time spent waiting in the C library ----------===//
 //
 // The waiting calls of the C library (spiketrap_waits.inc): the real
-// functions (found with dlsym(RTLD_NEXT), so errno, return values and
+// functions (found with nextDefinition, so errno, return values and
 // cancellation are the C library's own; a static program's come from
 // spiketrap_static_linux.cpp), the bookkeeping every wrapper shares
 // (waitBegin/waitEnd: on a thread whose hooks record and that has an open
@@ -18,6 +18,7 @@
 #include "spiketrap_waits.h"
 #include "spiketrap_clock.h"
 #include "spiketrap_flags.h"
+#include "spiketrap_platform.h"
 #include "spiketrap_record.h"
 #include "spiketrap_rundelay.h"
 #include "spiketrap_sampler.h"
@@ -25,7 +26,6 @@
 #include "spiketrap_thread.h"
 
 #include <atomic>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -78,7 +78,7 @@ void resolveAll() {
   int Saved = errno;
   for (unsigned I = 1; I < kNumWaitCalls; ++I)
     if (!__atomic_load_n(&Real[I], __ATOMIC_ACQUIRE)) {
-      void *F = dlsym(RTLD_NEXT, realName(I));
+      void *F = nextDefinition(realName(I));
       __atomic_store_n(&Real[I], F ? F : staticWait(I), __ATOMIC_RELEASE);
     }
   errno = Saved;

@@ -210,7 +210,8 @@ void printStats() {
 // The /proc reader's thread (spiketrap_procread.h). Its stack holds a few
 // words: 64 KiB, not 8 MiB of a program's address-space limit.
 void startReader() {
-  procReaderPrepare();
+  if (!procReaderPrepare())
+    return;
   pthread_t T;
   bool Ok = startBackgroundThread(procReaderLoop, nullptr, &T, 64 * 1024);
   procReaderStarted(Ok ? &T : nullptr);

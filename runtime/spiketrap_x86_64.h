@@ -12,8 +12,12 @@
 
 #include <cpuid.h>
 #include <stdint.h>
-#include <ucontext.h>
 #include <x86intrin.h>
+#ifdef _WIN32
+#include <windows.h> // CONTEXT
+#else
+#include <ucontext.h>
+#endif
 
 namespace __spiketrap::arch {
 
@@ -91,7 +95,7 @@ inline uintptr_t prefixDescriptor(uintptr_t Prefix) {
 // interposed calls, spiketrap_waits.cpp): the result, or -errno.
 inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,
                        long F) {
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__linux__)
   register long R10 asm("r10") = D, R8 asm("r8") = E, R9 asm("r9") = F;
   long Ret;
   asm volatile("syscall"
@@ -104,9 +108,12 @@ inline long rawSyscall(long Nr, long A, long B, long C, long D, long E,
 #endif
 }
 
-// The program counter a signal interrupted (its handler's ucontext_t).
+// The program counter a signal interrupted (its handler's ucontext_t; on
+// Windows, a suspended thread's CONTEXT).
 inline uintptr_t contextPc(const void *Uctx) {
-#if defined(__x86_64__)
+#if defined(_WIN32)
+  return uintptr_t(static_cast<const CONTEXT *>(Uctx)->Rip);
+#elif defined(__x86_64__)
   return uintptr_t(
       static_cast<const ucontext_t *>(Uctx)->uc_mcontext.gregs[REG_RIP]);
 #else

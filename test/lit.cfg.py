@@ -132,6 +132,21 @@ if not run and shutil.which("gdb") and core_dumps_in_cwd():
     config.available_features.add("core-dumps")
 
 cross = " --target=" + target if target else ""
+# Windows (utils/test-windows.sh): programs link statically with lld, the
+# runtime with winpthreads and WaitOnAddress's import library. Tests that
+# need what Windows lacks (fork, POSIX signals, /proc, ELF) say
+# `UNSUPPORTED: windows` with the reason; the rest run under Wine.
+windows = "mingw" in target or "windows" in target
+rtlib_libs = ""
+if windows:
+    config.available_features.add("windows")
+    sysroot = lit_config.params.get("spiketrap_sysroot", "")
+    if sysroot:
+        cross += " --sysroot=" + sysroot
+    cross += " -fuse-ld=lld -static -pthread -Wno-unused-command-line-argument"
+    rtlib_libs = " -lpthread -lsynchronization"
+else:
+    config.available_features.add("linux")
 # The hardening flags distributions build with, for the target's CPU.
 import platform
 hardening = "-fstack-protector-strong -D_FORTIFY_SOURCE=3 " + (
@@ -153,7 +168,7 @@ config.substitutions += [
     # The front-end plugin: attributes and no_instrument_function.
     ("%spiketrap_clang", "-fplugin=" + config.spiketrap_clang_plugin),
     ("%spiketrap", st),
-    ("%rtlib", runtime),
+    ("%rtlib", runtime + rtlib_libs),
     # The weak no-op hooks for shared libraries, built beside the runtime.
     ("%noop", os.path.join(os.path.dirname(runtime), "libspiketrap_noop.a")),
     ("%plugin", plugin),

@@ -13,7 +13,7 @@
 
 __attribute__((noinline)) void worker_spike(int Id) { spin_ns(3000000 + Id); }
 __attribute__((noinline)) void *worker(void *Arg) {
-  int Id = int(reinterpret_cast<long>(Arg));
+  int Id = int(reinterpret_cast<intptr_t>(Arg));
   char Name[16];
   snprintf(Name, sizeof(Name), "worker-%d", Id);
   pthread_setname_np(pthread_self(), Name);

@@ -1,4 +1,4 @@
-//===- spiketrap_unwind.cpp - Where a caught exception ends ---------------===//
+//===- spiketrap_unwind_linux.cpp - Where a caught exception ends ---------===//
 //
 // An exception through a function timed at a patchable site runs no exit
 // hook: its frame stays open until a later hook finds it dead. The C++

@@ -1,0 +1,143 @@
+//===- spiketrap_process_win.cpp - Threads and processes on Windows -------===//
+//
+// The Threads and processes section of spiketrap_platform.h on Windows: a
+// thread's id is GetCurrentThreadId, its name the thread description
+// (SetThreadDescription, Windows 10 1607 and Wine 8: looked up, mingw-w64
+// 10 does not declare it), a nap is Sleep in whole milliseconds. Windows has
+// no signals: what holds them is nothing.
+//
+//===----------------------------------------------------------------------===//
+#include "spiketrap_platform.h"
+
+#include <string.h>
+#include <windows.h>
+#include <tlhelp32.h>
+
+namespace __spiketrap {
+
+namespace {
+// The process's first thread: of its threads, the one created first (the
+// runtime may start on another, from a DLL's constructor or a thread's
+// first hook). Found once.
+DWORD findFirstThread() {
+  HANDLE S = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+  DWORD Best = GetCurrentThreadId();
+  if (S == INVALID_HANDLE_VALUE)
+    return Best;
+  THREADENTRY32 E;
+  E.dwSize = sizeof(E);
+  uint64_t BestAt = UINT64_MAX;
+  DWORD Pid = GetCurrentProcessId();
+  for (BOOL Ok = Thread32First(S, &E); Ok; Ok = Thread32Next(S, &E)) {
+    if (E.th32OwnerProcessID != Pid)
+      continue;
+    HANDLE H = OpenThread(THREAD_QUERY_LIMITED_INFORMATION, FALSE, E.th32ThreadID);
+    FILETIME C, X, K, U;
+    if (H && GetThreadTimes(H, &C, &X, &K, &U)) {
+      uint64_t At = uint64_t(C.dwHighDateTime) << 32 | C.dwLowDateTime;
+      if (At < BestAt) {
+        BestAt = At;
+        Best = E.th32ThreadID;
+      }
+    }
+    if (H)
+      CloseHandle(H);
+  }
+  CloseHandle(S);
+  return Best;
+}
+DWORD FirstThread;
+DWORD firstThread() {
+  DWORD T = __atomic_load_n(&FirstThread, __ATOMIC_RELAXED);
+  if (!T) {
+    T = findFirstThread();
+    __atomic_store_n(&FirstThread, T, __ATOMIC_RELAXED);
+  }
+  return T;
+}
+
+using GetDescriptionFn = HRESULT(WINAPI *)(HANDLE, PWSTR *);
+GetDescriptionFn getDescription() {
+  static GetDescriptionFn F = reinterpret_cast<GetDescriptionFn>(
+      reinterpret_cast<void *>(GetProcAddress(
+          GetModuleHandleA("kernel32.dll"), "GetThreadDescription")));
+  return F;
+}
+} // namespace
+
+AllSignalsHeld::AllSignalsHeld() {}
+AllSignalsHeld::~AllSignalsHeld() {}
+FileSizeSignalHeld::FileSizeSignalHeld() {}
+FileSizeSignalHeld::~FileSizeSignalHeld() {}
+
+uint32_t threadId() { return uint32_t(GetCurrentThreadId()); }
+
+bool isFirstThread(uint32_t Tid) { return Tid == firstThread(); }
+uint32_t firstThreadId() { return firstThread(); }
+
+bool ownThreadName(char *Out) {
+  GetDescriptionFn F = getDescription();
+  PWSTR W = nullptr;
+  if (!F || FAILED(F(GetCurrentThread(), &W)) || !W)
+    return false;
+  int N = WideCharToMultiByte(CP_UTF8, 0, W, -1, Out, 16, nullptr, nullptr);
+  LocalFree(W);
+  Out[15] = 0;
+  return N > 1;
+}
+
+// SetThreadDescription is not interposed yet: names are read again at exit.
+bool threadRenamesSeen() { return false; }
+
+bool threadAlive(uint32_t Tid) {
+  HANDLE H = OpenThread(THREAD_QUERY_LIMITED_INFORMATION, FALSE, Tid);
+  if (!H)
+    return false;
+  DWORD Code = 0;
+  bool Alive = GetExitCodeThread(H, &Code) && Code == STILL_ACTIVE;
+  CloseHandle(H);
+  return Alive;
+}
+
+void napNs(uint64_t Ns) { Sleep(DWORD((Ns + 999999) / 1000000)); }
+
+void setTimerSlackNs(uint64_t) {} // Windows gathers no timer wake-ups per thread
+
+// A snapshot of the system's threads, this process's counted.
+uint32_t processThreads() {
+  HANDLE S = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+  if (S == INVALID_HANDLE_VALUE)
+    return 0;
+  THREADENTRY32 E;
+  E.dwSize = sizeof(E);
+  uint32_t N = 0;
+  DWORD Pid = GetCurrentProcessId();
+  for (BOOL Ok = Thread32First(S, &E); Ok; Ok = Thread32Next(S, &E))
+    N += E.th32OwnerProcessID == Pid;
+  CloseHandle(S);
+  return N;
+}
+
+bool firstThreadEnded() { return !threadAlive(firstThread()); }
+
+uint32_t scanThreadIds(uint32_t *Out, uint32_t Max, bool (*Skip)(uint32_t)) {
+  HANDLE S = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+  if (S == INVALID_HANDLE_VALUE)
+    return 0;
+  THREADENTRY32 E;
+  E.dwSize = sizeof(E);
+  uint32_t N = 0;
+  DWORD Pid = GetCurrentProcessId(), Self = GetCurrentThreadId();
+  for (BOOL Ok = Thread32First(S, &E); Ok && N < Max; Ok = Thread32Next(S, &E))
+    if (E.th32OwnerProcessID == Pid && E.th32ThreadID != Self &&
+        E.th32ThreadID != firstThread() && !(Skip && Skip(E.th32ThreadID)))
+      Out[N++] = E.th32ThreadID;
+  CloseHandle(S);
+  return N;
+}
+
+// Windows names no clock source: the TSC is trusted when the CPU says it
+// is invariant (spiketrap_x86_64.h).
+bool kernelClocksourceIs(const char *) { return false; }
+
+} // namespace __spiketrap
