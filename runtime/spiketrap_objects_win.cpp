@@ -146,7 +146,12 @@ const char *gotSymbol(LoadedObject *, size_t, uintptr_t, const char *) {
 
 const char *dynamicSymbol(uintptr_t) { return nullptr; }
 
-// Nothing is interposed on Windows (SPIKETRAP_INTERPOSE_WAITS is 0).
-void *nextDefinition(const char *) { return nullptr; }
+// The waiting calls' real functions are kernel32's (the import tables the
+// wrappers take the place of name them there); a forwarded name resolves
+// to kernelbase's.
+void *nextDefinition(const char *Name) {
+  return reinterpret_cast<void *>(
+      GetProcAddress(GetModuleHandleA("kernel32.dll"), Name));
+}
 
 } // namespace __spiketrap

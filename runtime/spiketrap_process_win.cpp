@@ -99,7 +99,13 @@ bool threadAlive(uint32_t Tid) {
   return Alive;
 }
 
-void napNs(uint64_t Ns) { Sleep(DWORD((Ns + 999999) / 1000000)); }
+// kernel32's own, not the import the waits' wrapper took the place of.
+void napNs(uint64_t Ns) {
+  using SleepFn = void(WINAPI *)(DWORD);
+  static SleepFn Real = reinterpret_cast<SleepFn>(reinterpret_cast<void *>(
+      GetProcAddress(GetModuleHandleA("kernel32.dll"), "Sleep")));
+  Real(DWORD((Ns + 999999) / 1000000));
+}
 
 void setTimerSlackNs(uint64_t) {} // Windows gathers no timer wake-ups per thread
 

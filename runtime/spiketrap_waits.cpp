@@ -1,6 +1,7 @@
 //===- spiketrap_waits.cpp - Time spent waiting in the C library ----------===//
 //
-// The waiting calls of the C library (spiketrap_waits.inc): the real
+// The waiting calls of the C library (spiketrap_waits.inc; Windows's:
+// spiketrap_waits_win.inc): the real
 // functions (found with nextDefinition, so errno, return values and
 // cancellation are the C library's own; a static program's come from
 // spiketrap_static_linux.cpp), the bookkeeping every wrapper shares
@@ -43,20 +44,20 @@ struct Names {
   char None[2];
 #define SPIKETRAP_WAIT(Name, ...) char Name[sizeof(#Name)];
 #define SPIKETRAP_WAIT_OWN(Name, ...) char Name[sizeof(#Name)];
-#include "spiketrap_waits.inc"
+#include SPIKETRAP_WAITS_INC
 };
 constexpr Names AllNames = {
     "?",
 #define SPIKETRAP_WAIT(Name, ...) #Name,
 #define SPIKETRAP_WAIT_OWN(Name, ...) #Name,
-#include "spiketrap_waits.inc"
+#include SPIKETRAP_WAITS_INC
 };
 static_assert(sizeof(Names) <= UINT16_MAX, "offsets are 16 bits");
 constexpr uint16_t NameAt[kNumWaitCalls] = {
     offsetof(Names, None),
 #define SPIKETRAP_WAIT(Name, ...) offsetof(Names, Name),
 #define SPIKETRAP_WAIT_OWN(Name, ...) offsetof(Names, Name),
-#include "spiketrap_waits.inc"
+#include SPIKETRAP_WAITS_INC
 };
 const char *realName(unsigned I) {
   return reinterpret_cast<const char *>(&AllNames) + NameAt[I];
@@ -228,8 +229,12 @@ SPIKETRAP_ALWAYS_INLINE int clockLock(uint32_t Call, int (*Try)(Lock *),
 // What runs at start-up, for a report or for a spike: for size too.
 SPIKETRAP_MINSIZE_BEGIN
 const char *waitCallName(uint32_t Call) {
-  if (Call == Wait_syscall)
-    return "futex";
+#define SPIKETRAP_WAIT(...)
+#define SPIKETRAP_WAIT_OWN(...)
+#define SPIKETRAP_WAIT_SHOWN_AS(Name, Shown)                                   \
+  if (Call == Wait_##Name)                                                     \
+    return Shown;
+#include SPIKETRAP_WAITS_INC
   return realName(Call && Call < kNumWaitCalls ? Call : 0);
 }
 
@@ -238,6 +243,7 @@ void waitsInit() {
   LongWaitTicks = nsToTicks(kLongWaitNs);
   if (SPIKETRAP_INTERPOSE_WAITS)
     resolveAll();
+  waitsInstall();
 }
 
 WaitKind waitKind(uint32_t Call) {
@@ -247,7 +253,7 @@ WaitKind waitKind(uint32_t Call) {
 #define SPIKETRAP_WAIT(...)
 #define SPIKETRAP_WAIT_OWN(...)
 #define SPIKETRAP_WAIT_IDLE(Name, Kind) K[Wait_##Name] = Wait##Kind;
-#include "spiketrap_waits.inc"
+#include SPIKETRAP_WAITS_INC
     }
   } Table;
   return Call < kNumWaitCalls ? WaitKind(Table.K[Call]) : WaitStall;

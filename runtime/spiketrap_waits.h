@@ -23,12 +23,20 @@ namespace __spiketrap {
 
 struct SpikeLevel;
 
-// Kind ids of the interposed calls, in spiketrap_waits.inc's order; 0: none.
+// The platform's waiting calls: the C library's (spiketrap_waits.inc) or
+// Windows's (spiketrap_waits_win.inc).
+#ifdef _WIN32
+#define SPIKETRAP_WAITS_INC "spiketrap_waits_win.inc"
+#else
+#define SPIKETRAP_WAITS_INC "spiketrap_waits.inc"
+#endif
+
+// Kind ids of the interposed calls, in SPIKETRAP_WAITS_INC's order; 0: none.
 enum WaitCall : uint8_t {
   WaitNone = 0,
 #define SPIKETRAP_WAIT(Name, ...) Wait_##Name,
 #define SPIKETRAP_WAIT_OWN(Name, ...) Wait_##Name,
-#include "spiketrap_waits.inc"
+#include SPIKETRAP_WAITS_INC
   kNumWaitCalls
 };
 
@@ -100,6 +108,9 @@ uint64_t waitsPreemptedNs(const SpikeWaits &W, uint64_t From, uint64_t To);
 
 // Resolves the real functions while the process is single-threaded.
 void waitsInit();
+// The platform's part of it: where the waiting calls are not interposed by
+// name (Windows), their wrappers are put in the program's import tables.
+void waitsInstall();
 
 // The function the wrapper of the interposed call Call calls when dlsym has
 // none (a static program): never null (spiketrap_static_linux.cpp).

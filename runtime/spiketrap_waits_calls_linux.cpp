@@ -30,6 +30,11 @@
 
 #include <stdint.h>
 
+namespace __spiketrap {
+// Interposed by name: nothing to install.
+void waitsInstall() {}
+} // namespace __spiketrap
+
 #if SPIKETRAP_INTERPOSE_WAITS
 using namespace __spiketrap;
 

@@ -9,6 +9,7 @@
 
 #include "../Inputs/spin.h"
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 
 __attribute__((noinline)) void worker_spike(int Id) { spin_ns(3000000 + Id); }
