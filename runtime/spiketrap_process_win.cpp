@@ -75,15 +75,32 @@ uint32_t threadId() { return uint32_t(GetCurrentThreadId()); }
 bool isFirstThread(uint32_t Tid) { return Tid == firstThread(); }
 uint32_t firstThreadId() { return firstThread(); }
 
+// The thread's description, else, as Linux names a thread that was never
+// named, the program's file name (without .exe), 15 bytes at most.
 bool ownThreadName(char *Out) {
   GetDescriptionFn F = getDescription();
   PWSTR W = nullptr;
-  if (!F || FAILED(F(GetCurrentThread(), &W)) || !W)
+  if (F && SUCCEEDED(F(GetCurrentThread(), &W)) && W) {
+    int N = WideCharToMultiByte(CP_UTF8, 0, W, -1, Out, 16, nullptr, nullptr);
+    LocalFree(W);
+    Out[15] = 0;
+    if (N > 1)
+      return true;
+  }
+  char Path[MAX_PATH];
+  DWORD Len = GetModuleFileNameA(nullptr, Path, sizeof(Path));
+  if (!Len || Len >= sizeof(Path))
     return false;
-  int N = WideCharToMultiByte(CP_UTF8, 0, W, -1, Out, 16, nullptr, nullptr);
-  LocalFree(W);
-  Out[15] = 0;
-  return N > 1;
+  const char *Base = Path + Len;
+  while (Base > Path && Base[-1] != '\\' && Base[-1] != '/')
+    --Base;
+  size_t N = strlen(Base);
+  if (N > 4 && _stricmp(Base + N - 4, ".exe") == 0)
+    N -= 4;
+  N = N < 15 ? N : 15;
+  memcpy(Out, Base, N);
+  Out[N] = 0;
+  return N > 0;
 }
 
 // SetThreadDescription is not interposed yet: names are read again at exit.

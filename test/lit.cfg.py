@@ -143,7 +143,9 @@ if windows:
     sysroot = lit_config.params.get("spiketrap_sysroot", "")
     if sysroot:
         cross += " --sysroot=" + sysroot
-    cross += " -fuse-ld=lld -static -pthread -Wno-unused-command-line-argument"
+    cross += (" -fuse-ld=lld -static -pthread -Wno-unused-command-line-argument"
+              " -include " + os.path.join(config.test_source_root, "Inputs",
+                                          "windows_stderr.h"))
     rtlib_libs = " -lpthread -lsynchronization"
 else:
     config.available_features.add("linux")
@@ -176,5 +178,8 @@ config.substitutions += [
     ("%build_root", config.spiketrap_build_root),
     ("%cmake", config.cmake),
     ("%llvm_tools", tools),
+    # The build the runtime under test is in (the Windows one's, for
+    # test/windows/cmake-toolchain.test).
+    ("%windows_build", os.path.dirname(os.path.dirname(runtime))),
 ]
 config.available_features.add("llvm%d" % config.llvm_version_major)

@@ -43,7 +43,7 @@ lit=$(sed -n 's/^SPIKETRAP_LIT:FILEPATH=//p' "$BUILD_DIR/CMakeCache.txt")
 export WINEPREFIX="$cross/wine" WINEDEBUG=-all
 [ -f "$WINEPREFIX/system.reg" ] || wineboot -i >/dev/null 2>&1 || true
 wineserver -p 2>/dev/null || true
-[ $# -gt 0 ] || set -- test/selection test/options test/spikes test/runtime \
+[ $# -gt 0 ] || set -- test/windows test/selection test/options test/spikes test/runtime \
   test/api test/adaptive
 out=$(mktemp)
 trap 'rm -f "$out"; wineserver -k 2>/dev/null || true' EXIT

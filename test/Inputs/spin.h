@@ -5,6 +5,12 @@
 #ifndef SPIN_H
 #define SPIN_H
 #include <time.h>
+#ifdef _WIN32
+// Windows counts a thread's CPU time in scheduler quanta (~15.6 ms): a
+// short spin would last a quantum. Wall time there.
+#undef CLOCK_THREAD_CPUTIME_ID
+#define CLOCK_THREAD_CPUTIME_ID CLOCK_MONOTONIC
+#endif
 __attribute__((always_inline)) static inline void spin_ns(long ns) {
   struct timespec t0, t;
   volatile unsigned n = 0;

@@ -4,6 +4,8 @@
 // comes from stdin so the checkout's path (which may contain "spiketrap")
 // is not in the module's name.
 // REQUIRES: no-sanitizer
+// UNSUPPORTED: windows
+// (Windows: its programs get test/Inputs/windows_stderr.h, which names spiketrap.)
 
 // With SPIKETRAP_DISABLE every macro compiles to nothing and evaluates no
 // argument: no spiketrap symbol is referenced and the side effects in the

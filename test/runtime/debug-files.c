@@ -18,6 +18,8 @@
 // RUN: cp %t.dir/lib/libcb.so %t.dir/link/callback.debug
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms:sample=0:debug_file_directory=none %run %t.link 2> %t.crc.err
 // RUN: FileCheck %s --check-prefix=BARE < %t.crc.err
+// UNSUPPORTED: windows
+// (Windows: ELF separate debug files.)
 
 // A library shipped stripped of its symbol table, with its symbols in a
 // separate debug file, as distributions install them (libc6-dbg:

@@ -2,6 +2,8 @@
 // RUN: %clang %spiketrap -O1 -g -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report=none %run %t | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=report=none:sample=0:hang_after=1s %run %t | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: getrusage and the run delay are Linux's.)
 
 // A program at its descriptor limit (RLIMIT_NOFILE 16, every number but
 // one in use) closes a descriptor and opens a file, expecting that number

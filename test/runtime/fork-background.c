@@ -6,6 +6,8 @@
 // RUN:   timeout 240 %run %t 2>%t.err | FileCheck %s
 // RUN: env SPIKETRAP_OPTIONS=threshold=20us:live_log=1:report=%t.dir/c.%%p.txt \
 // RUN:   %run %t child-spike 2>&1 >/dev/null | FileCheck %s --check-prefix=LIVE
+// UNSUPPORTED: windows
+// (Windows: Windows has no fork.)
 // TSan does not let a child of a multi-threaded process start threads.
 // UNSUPPORTED: sanitize-thread
 

@@ -1,6 +1,8 @@
 // REQUIRES: no-sanitizer
 // RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report=none %run %t | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: Windows has no fork.)
 
 // A forked child moves its descriptors about before it execs (stdin and
 // stdout onto /dev/null, as a spawn does), expecting open to return the

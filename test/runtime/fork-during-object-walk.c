@@ -1,5 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -ldl -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=1ms timeout 120 %run %t 2>&1 | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: Windows has no fork.)
 // TSan does not let a child of a multi-threaded process start threads;
 // ASan's dlclose interceptor comes before the runtime's, whose walk this
 // stretches.

@@ -5,7 +5,8 @@
 // RUN: sh -c 'test ! -e %t.dir/r.$(grep quiet %t.pids | cut -d" " -f2).txt'
 // RUN: env SPIKETRAP_OPTIONS=report=stderr %run %t 2> %t.err > /dev/null
 // RUN: FileCheck %s --check-prefix=STDERR < %t.err
-// UNSUPPORTED: sanitize-address, sanitize-thread
+// UNSUPPORTED: sanitize-address, sanitize-thread, windows
+// (Windows: Windows has no fork.)
 // (a sanitizer's own _exit interceptor is linked first: docs/robustness.md)
 
 // A forked child that leaves through _exit (a fork-based server's worker,

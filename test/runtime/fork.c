@@ -3,6 +3,8 @@
 // RUN: env SPIKETRAP_OPTIONS=report=%t.dir/r.%%p.txt %run %t > %t.pids
 // RUN: sh -c 'FileCheck %s --check-prefix=PARENT < %t.dir/r.$(grep parent %t.pids | cut -d" " -f2).txt'
 // RUN: sh -c 'FileCheck %s --check-prefix=CHILD < %t.dir/r.$(grep child %t.pids | cut -d" " -f2).txt'
+// UNSUPPORTED: windows
+// (Windows: Windows has no fork.)
 
 // fork: the child starts with a clean state (none of the parent's spikes or
 // counts, its inherited open frames never reported) and writes its own

@@ -4,6 +4,8 @@
 // RUN: FileCheck %s < %t.err
 // RUN: FileCheck %s --check-prefix=UNTIL < %t.err
 // RUN: not grep -E 'spike: .* in wait_(for|until)_work' %t.err
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 // Statically linked: idle-cxx-waits-static.cpp.
 
 // A C++ job-system worker waiting for work with

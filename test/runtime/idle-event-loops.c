@@ -2,6 +2,8 @@
 // RUN: %clang %spiketrap_all -O2 -g %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=10ms:verbosity=1 %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // The readiness waits that take a signal mask (epoll_pwait, as libuv's loop
 // and Node wait; epoll_pwait2; pselect) are idle, as poll and epoll_wait

@@ -4,6 +4,8 @@
 // RUN: FileCheck %s < %t.err
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
 // RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // report_idle=1: idle calls over their threshold are recorded and listed as
 // spikes marked idle (text and JSON), and still counted in the idle line.

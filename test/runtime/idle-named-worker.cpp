@@ -2,6 +2,8 @@
 // RUN: %clangxx %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t 2> %t.err
 // RUN: FileCheck %s --implicit-check-not='spike: {{.*}} in wait_for_job' --implicit-check-not='spike: {{.*}} in worker' < %t.err
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // A worker loop that is a named function given to std::thread waits for its
 // jobs as a lambda's loop does: idle, after every job as before the first.

@@ -5,6 +5,8 @@
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
 // RUN: %clang %spiketrap_all -O2 -g -DONLY_IDLE %s %rtlib -o %t.idle
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t.idle 2>&1 | count 0
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // A call over its threshold only because it slept (a frame limiter's 30 ms
 // nap) or waited for any of its descriptors (an event loop's poll tick) is

@@ -4,6 +4,8 @@
 // RUN: FileCheck %s < %t.err
 // RUN: grep -v 'idle call' %t.err > %t.spikes
 // RUN: not grep wait_for_work %t.spikes
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // Waits to be woken (semaphores here; condition variables and futexes
 // alike) are idle for a worker waiting for work, and a stall for a thread

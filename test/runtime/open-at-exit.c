@@ -2,6 +2,8 @@
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2>&1 | FileCheck %s
 // RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
+// UNSUPPORTED: windows
+// (Windows: pipes and the C library's waiting calls.)
 
 // Calls still open on other threads when the program exits are listed in
 // the report (uftrace's "remaining functions"), with how long each had been

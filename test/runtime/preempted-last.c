@@ -2,6 +2,8 @@
 // RUN: %clang %spiketrap -g -O2 -pthread %s %t.burn.o %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=100ms %run %t 2>&1 | FileCheck %s
 // REQUIRES: no-sanitizer
+// UNSUPPORTED: windows
+// (Windows: Windows keeps no run delay a process can read.)
 // (Under a sanitizer the watcher, which reads run delays, does not start.)
 
 // The report leads with code to fix: a spike late because its thread

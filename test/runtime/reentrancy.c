@@ -1,6 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: %run %t 2>&1 | FileCheck %s
-// UNSUPPORTED: sanitize-address, sanitize-thread
+// UNSUPPORTED: sanitize-address, sanitize-thread, windows
+// (Windows: glibc's __libc_malloc.)
 
 // The runtime calling instrumented code does not recurse into itself: here
 // the program replaces malloc with instrumented (and slow) functions, which

@@ -1,5 +1,7 @@
 // RUN: %clang %spiketrap_all -O1 -g -pthread %s %rtlib -o %t
 // RUN: %run %t 2>&1 | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: POSIX signals and the sampling tick (no sampling on Windows yet).)
 
 // Threads with a small alternate signal stack, as crash reporters and some
 // language runtimes give every thread, with a guard page below it. The

@@ -1,6 +1,7 @@
 // RUN: %clang %spiketrap_all -O1 -g %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s
-// UNSUPPORTED: sanitize-address, sanitize-thread
+// UNSUPPORTED: sanitize-address, sanitize-thread, windows
+// (Windows: POSIX signals and the sampling tick (no sampling on Windows yet).)
 // (a sanitizer's frames overflow this small stack, plain or
 // instrumented)
 

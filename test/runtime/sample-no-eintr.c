@@ -1,5 +1,7 @@
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
 // RUN: %run %t | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: POSIX signals and the sampling tick (no sampling on Windows yet).)
 
 // A call open past half its threshold is sampled by signals, but a thread
 // that waits in the C library (sleeps, polls, selects) is never signalled:

@@ -1,5 +1,7 @@
 // RUN: %clang %spiketrap -g -O2 -pthread %s %rtlib -o %t
 // RUN: %run %t | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: POSIX signals and the sampling tick (no sampling on Windows yet).)
 
 // A thread that blocks every signal and takes them with sigtimedwait, in a
 // call open for long: the sampling signal is never sent to it (its mask is

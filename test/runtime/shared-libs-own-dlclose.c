@@ -1,6 +1,8 @@
 // RUN: %clang %spiketrap_all -g -O2 -fPIC -shared -DLIB_NAME=plugin %S/Inputs/lib.c -o %t.plugin.so
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib '-Wl,--export-dynamic-symbol=__spiketrap_*' -ldl -o %t
 // RUN: %run %t %t.plugin.so 2>&1 | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: ELF shared libraries and dlopen (DLLs are not supported yet).)
 
 // The program defines dlclose itself (as a sanitizer's interceptor does), so
 // the runtime's weak one is not linked: the unloaded plugin's destructor

@@ -2,6 +2,8 @@
 // RUN: %clang %spiketrap_all -g -O2 -fPIC -shared -DLIB_NAME=plugin %S/Inputs/lib.c -o %t.plugin.so
 // RUN: %clang %spiketrap_all -g -O2 %s %t.linked.so %rtlib '-Wl,--export-dynamic-symbol=__spiketrap_*' -o %t
 // RUN: %run %t %t.plugin.so 2>&1 | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: ELF shared libraries and dlopen (DLLs are not supported yet).)
 
 // Instrumented code in a shared library linked at start-up and in a dlopened
 // one runs against the executable's one runtime (exported with

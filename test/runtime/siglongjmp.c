@@ -1,6 +1,8 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: %run %t 2>&1 | FileCheck %s
 // RUN: %run %t 2>&1 | FileCheck %s --check-prefix=LATER
+// UNSUPPORTED: windows
+// (Windows: POSIX signal handlers (the C runtime's signal() is a plain call on Windows).)
 
 // A handler that leaves by siglongjmp never returns to its trampoline: the
 // frames it jumped over (the interrupted ones and its own) are closed at the

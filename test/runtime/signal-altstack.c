@@ -2,6 +2,8 @@
 // RUN: %run %t > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=OUTER < %t.out
 // RUN: FileCheck %s --check-prefix=HANDLER < %t.out
+// UNSUPPORTED: windows
+// (Windows: POSIX signal handlers (the C runtime's signal() is a plain call on Windows).)
 // Sanitizers interpose sigaction themselves, in place of our trampoline.
 // UNSUPPORTED: sanitize-address, sanitize-thread
 

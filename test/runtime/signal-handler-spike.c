@@ -18,6 +18,8 @@
 // RUN: FileCheck %s --check-prefix=NESTED --implicit-check-not='in frame_work' --implicit-check-not='in on_usr1' < %t.nested
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t longjmp > %t.longjmp 2>&1
 // RUN: FileCheck %s --check-prefix=LONGJMP --implicit-check-not='in frame_work' < %t.longjmp
+// UNSUPPORTED: windows
+// (Windows: POSIX signal handlers (the C runtime's signal() is a plain call on Windows).)
 // Sanitizers interpose sigaction themselves, in place of our trampoline.
 // UNSUPPORTED: sanitize-address, sanitize-thread
 

@@ -6,6 +6,8 @@
 // RUN: %run %t.O2 > %t.O2.out 2>&1
 // RUN: FileCheck %s --check-prefix=OUTER < %t.O2.out
 // RUN: FileCheck %s --check-prefix=HANDLER < %t.O2.out
+// UNSUPPORTED: windows
+// (Windows: POSIX signal handlers (the C runtime's signal() is a plain call on Windows).)
 // Sanitizers interpose sigaction themselves, in place of our trampoline.
 // UNSUPPORTED: sanitize-address, sanitize-thread
 

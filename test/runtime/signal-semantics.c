@@ -5,6 +5,8 @@
 // RUN: diff %t.plain.out %t.inst.out
 // RUN: FileCheck %s < %t.inst.out
 // RUN: count 0 < %t.inst.err
+// UNSUPPORTED: windows
+// (Windows: POSIX signal handlers (the C runtime's signal() is a plain call on Windows).)
 // TSan defers signals to its own safe points and installs actions itself:
 // its plain build already differs from glibc's.
 // UNSUPPORTED: sanitize-thread

@@ -1,5 +1,7 @@
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=adaptive=0:threshold=10s %run %t 2>&1 | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: POSIX signal handlers (the C runtime's signal() is a plain call on Windows).)
 // TSan defers every signal to its own safe points: a 50 us storm starves it.
 // UNSUPPORTED: sanitize-thread
 

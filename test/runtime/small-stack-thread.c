@@ -1,4 +1,6 @@
 // REQUIRES: no-sanitizer
+// UNSUPPORTED: windows
+// (Windows: PTHREAD_STACK_MIN and glibc's thread stacks.)
 // (a sanitizer's own thread-local state is not what this checks)
 // RUN: %clang %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=report=none %run %t | FileCheck %s

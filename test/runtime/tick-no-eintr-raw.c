@@ -1,4 +1,6 @@
 // REQUIRES: no-sanitizer
+// UNSUPPORTED: windows
+// (Windows: POSIX signals and the sampling tick (no sampling on Windows yet).)
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 // RUN: %clang %spiketrap_all -g -O2 -pthread %s %rtlib -o %t
 // RUN: %run %t | FileCheck %s

@@ -1,4 +1,6 @@
 // REQUIRES: no-sanitizer
+// UNSUPPORTED: windows
+// (Windows: POSIX signals and the sampling tick (no sampling on Windows yet).)
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
 // RUN: %clang %spiketrap_all -g -O2 %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=verbosity=1 %run %t 2>&1 | FileCheck %s

@@ -3,6 +3,8 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=50ms %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: not grep -E 'spike: .* in start_phase' %t.err
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // pthread_barrier_wait is a wait to be woken, counted as a condition
 // variable's (docs/selection.md): a worker at the barrier that starts a

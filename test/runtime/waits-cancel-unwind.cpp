@@ -1,6 +1,8 @@
 // REQUIRES: no-sanitizer
 // RUN: %clangxx %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
 // RUN: %run %t | FileCheck %s
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // A thread cancelled inside an interposed wait (read, a cancellation point)
 // unwinds through the wrapper to the frames above it: their destructors and

@@ -2,6 +2,8 @@
 // RUN: %clangxx %spiketrap_all -O2 -g -pthread %s %rtlib -o %t
 // RUN: env SPIKETRAP_OPTIONS=threshold=10ms %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // C++'s timed locks wait in the C library's clock locks (libstdc++:
 // timed_mutex::try_lock_for in pthread_mutex_clocklock, shared_timed_mutex

@@ -5,6 +5,8 @@
 // RUN: python3 %S/Inputs/waits.py %t.json cache_get --min-wait 40 --max-wait 2000 --max-running 30 --call pthread_mutex_lock --from cache_get | FileCheck %s --check-prefix=GET
 // RUN: python3 %S/Inputs/waits.py %t.json load_asset --min-wait 40 --max-wait 2000 --call pthread_mutex_lock --from cache_get | FileCheck %s --check-prefix=LOAD
 // RUN: %spiketrap_report validate %t.json | FileCheck %s --check-prefix=VALID
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // A spike that waits 60 ms for a mutex another thread holds says so: how
 // long it waited, in which call, from which function, and how little it ran

@@ -3,6 +3,8 @@
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 -m json.tool --compact %t.json | FileCheck %s --check-prefix=JSON
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // A call that waits more often than the per-thread ring holds (64 waits)
 // cannot sum them all: its wait time is a lower bound, and says so.

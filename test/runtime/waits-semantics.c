@@ -5,6 +5,8 @@
 // RUN: %run %t > %t.out 2> %t.err
 // RUN: diff %t.plain.out %t.out
 // RUN: FileCheck %s < %t.out
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // The interposed waiting calls keep the C library's answers: return values,
 // errno (also errno left alone by a call that succeeds), EINTR from a signal,

@@ -5,6 +5,8 @@
 // RUN: python3 %S/Inputs/waits.py %t.json nap --min-wait 40 --max-wait 2000 --max-running 30 --call nanosleep --from nap | FileCheck %s --check-prefix=NAP
 // RUN: env SPIKETRAP_OPTIONS=waits=0:report_idle=1 %run %t 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: python3 %S/Inputs/waits.py %t.json read_pipe --min-wait 40 --max-wait 2000 --max-running 30 --call read --from read_pipe | FileCheck %s --check-prefix=READ
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // A spike that sleeps 60 ms (nanosleep) and one that waits 60 ms for a pipe
 // another thread writes to (read) were waiting, not running.

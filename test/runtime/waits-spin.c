@@ -3,6 +3,8 @@
 // RUN: env SPIKETRAP_OPTIONS=report_json=%t.json %run %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: python3 %S/Inputs/waits.py %t.json compute --min-wait 0 --max-wait 20 | FileCheck %s --check-prefix=JSON
+// UNSUPPORTED: windows
+// (Windows: the C library's waiting calls (Windows's have their own test, test/windows).)
 
 // A spike that computes for 60 ms was running, although the thread waited
 // before and after it (outside the call): an uncontended lock inside it is
