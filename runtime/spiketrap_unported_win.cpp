@@ -7,7 +7,6 @@
 //   - sampling (the watcher's SuspendThread + GetThreadContext + unwind):
 //     no tick is installed (spiketrap_ticks_win.cpp), so none of the
 //     sampler's handler runs, and a spike's stack is its timed frames;
-//   - the crash report (SetUnhandledExceptionFilter): none;
 //   - the program's signal handlers as interrupt contexts: the C runtime's
 //     signal() calls a handler from raise() on the same thread, a plain
 //     call, timed as such;
@@ -15,8 +14,6 @@
 //   - perf events (kernel_events=), seccomp, /proc: Linux's alone.
 //
 //===----------------------------------------------------------------------===//
-#include "spiketrap_crash.h"
-#include "spiketrap_crash_flag.h"
 #include "spiketrap_kernel_events.h"
 #include "spiketrap_lifecycle.h"
 #include "spiketrap_procread.h"
@@ -30,12 +27,6 @@ namespace __spiketrap {
 
 // No fork and no C library names to find: nothing to set up.
 void lifecycleInit() {}
-
-//===-- Crash report ------------------------------------------------------===//
-int crashSignal;
-void crashInit() {}
-bool crashHandlerIs(const struct sigaction &) { return false; }
-bool crashHandlerIs(sighandler_t) { return false; }
 
 //===-- The program's signal handlers and the report on a signal ----------===//
 void signalInit() {}
