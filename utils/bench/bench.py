@@ -19,6 +19,7 @@ import time
 import accuracy
 import nginx_workload
 import redis_workload
+import stockfish_workload
 from common import (CC, CFLAGS, HERE, ROOT, alternate, build, callgrind_count,
                     fmt, must, sh, table)
 
@@ -407,7 +408,7 @@ def main():
                     help="builds per variant; the least CPU time is shown")
     ap.add_argument("--only",
                     choices=["calls", "sqlite", "game", "accuracy", "redis",
-                             "nginx"],
+                             "nginx", "stockfish"],
                     action="append", help="run only these parts")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--sqlite-dir",
@@ -419,6 +420,9 @@ def main():
     ap.add_argument("--nginx-dir",
                     help="an unpacked nginx source tree (without it, no "
                     "nginx table)")
+    ap.add_argument("--stockfish-dir",
+                    help="an unpacked Stockfish 15.1 source tree (upstream's "
+                    "tag sf_15.1; without it, no Stockfish table)")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     args = ap.parse_args()
     q = args.quick
@@ -430,7 +434,7 @@ def main():
     # includes it, a quick (CI smoke) run only when asked.
     # So is Redis (two builds of a few minutes, then about as long running).
     parts = args.only or ["calls", "sqlite", "game"] + (
-        [] if q else ["accuracy", "redis", "nginx"])
+        [] if q else ["accuracy", "redis", "nginx", "stockfish"])
     if "sqlite" in parts and not args.sqlite_dir:
         NOTES.append("No SQLite amalgamation (npm could not fetch it): "
                      "the SQLite table is skipped.")
@@ -443,6 +447,10 @@ def main():
         NOTES.append("No nginx source (apt-get source nginx failed): the "
                      "nginx table is skipped.")
         parts = [p for p in parts if p != "nginx"]
+    if "stockfish" in parts and not args.stockfish_dir:
+        NOTES.append("No Stockfish source (--stockfish-dir): the Stockfish "
+                     "table is skipped.")
+        parts = [p for p in parts if p != "stockfish"]
     os.makedirs(args.out, exist_ok=True)
 
     lib = os.path.join(args.build_dir, "lib")
@@ -525,12 +533,24 @@ def main():
                    nginx_workload.suite(os.path.abspath(args.build_dir),
                                         args.nginx_dir, args.out, args.reps,
                                         2 if q else 5))
+    if "stockfish" in parts:
+        # Quick: a shallow search. Ir at depth 10: 1/4 of depth 13's nodes,
+        # ~30 s a run under callgrind.
+        sf = stockfish_workload.suite(
+            os.path.abspath(args.build_dir), args.stockfish_dir, args.out,
+            args.reps, ["16", "1", "6"] if q else [],
+            [] if q else ["16", "1", "10"], NOTES)
+        if sf:
+            out.append("### 5. Stockfish `bench`\n\n" + sf)
     if NOTES:
         out.append("Notes:\n" + "\n".join("- " + n for n in NOTES))
     report = "\n\n".join(out) + "\n"
     print(report)
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write(report)
+    if stockfish_workload.FAILED:
+        sys.exit("bench: a build computes another result than plain: " +
+                 "; ".join(stockfish_workload.FAILED))
 
 
 if __name__ == "__main__":

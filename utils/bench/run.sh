@@ -6,7 +6,9 @@
 # git-ignored) and runs bench.py, which builds every variant, runs them and
 # prints the table.
 # Usage: utils/bench/run.sh [--quick] [--reps N]
-#                           [--only calls|sqlite|game|accuracy|redis]
+#          [--only calls|sqlite|game|accuracy|redis|nginx|stockfish]
+# STOCKFISH_DIR=<unpacked sf_15.1> (default utils/bench/out/src/stockfish)
+# adds the Stockfish table; without it, Stockfish is skipped with a note.
 # BENCH_SKIP_BUILD=1 measures $BUILD_DIR as it is (e.g. a build of another
 # checkout) instead of rebuilding it from this tree:
 #   BENCH_SKIP_BUILD=1 BUILD_DIR=/path/to/build utils/bench/run.sh --only accuracy
@@ -80,4 +82,26 @@ if [ "$want_nginx" = 1 ]; then
     echo "bench: apt-get source nginx or wrk failed; nginx skipped" >&2
   fi
 fi
-exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "${redis[@]}" "${nginx[@]}" "$@"
+# Stockfish 15.1: likewise, but its source is never fetched here (upstream's
+# tag sf_15.1, docs/performance.md): $STOCKFISH_DIR, else
+# $OUT/src/stockfish. Its net comes from the source's src/ or is exported by
+# Debian's stockfish package, installed when needed.
+want_stockfish=1
+for a in "$@"; do
+  case $a in --quick | --only) want_stockfish=0 ;; esac
+done
+for a in "$@"; do [ "$a" = stockfish ] && want_stockfish=1; done
+stockfish=()
+SF=${STOCKFISH_DIR:-$OUT/src/stockfish}
+if [ "$want_stockfish" = 1 ]; then
+  if [ -f "$SF/src/Makefile" ] && [ -f "$SF/src/benchmark.cpp" ]; then
+    if ! ls "$SF"/src/nn-*.nnue > /dev/null 2>&1 &&
+       ! command -v stockfish > /dev/null && [ ! -x /usr/games/stockfish ]; then
+      utils/setup.sh stockfish || echo "bench: could not install stockfish (for its net)" >&2
+    fi
+    stockfish=(--stockfish-dir "$SF")
+  else
+    echo "bench: Stockfish source not found ($SF/src/Makefile missing; set STOCKFISH_DIR to an unpacked sf_15.1); Stockfish skipped" >&2
+  fi
+fi
+exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "${redis[@]}" "${nginx[@]}" "${stockfish[@]}" "$@"
