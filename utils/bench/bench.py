@@ -532,7 +532,7 @@ def main():
         out.append("### 4. nginx workers under wrk\n\n" +
                    nginx_workload.suite(os.path.abspath(args.build_dir),
                                         args.nginx_dir, args.out, args.reps,
-                                        2 if q else 5))
+                                        2 if q else 5, 0 if q else 5))
     if "stockfish" in parts:
         # Quick: a shallow search. Ir at depth 10: 1/4 of depth 13's nodes,
         # ~30 s a run under callgrind.
