@@ -20,6 +20,7 @@ import accuracy
 import nginx_workload
 import redis_workload
 import stockfish_workload
+import windows_workload
 from common import (CC, CFLAGS, HERE, ROOT, alternate, build, callgrind_count,
                     fmt, must, sh, table)
 
@@ -408,7 +409,7 @@ def main():
                     help="builds per variant; the least CPU time is shown")
     ap.add_argument("--only",
                     choices=["calls", "sqlite", "game", "accuracy", "redis",
-                             "nginx", "stockfish"],
+                             "nginx", "stockfish", "windows"],
                     action="append", help="run only these parts")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--sqlite-dir",
@@ -423,6 +424,9 @@ def main():
     ap.add_argument("--stockfish-dir",
                     help="an unpacked Stockfish 15.1 source tree (upstream's "
                     "tag sf_15.1; without it, no Stockfish table)")
+    ap.add_argument("--windows-build",
+                    help="a runtime-only build for x86_64-w64-mingw32 "
+                    "(without it, no Windows table)")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     args = ap.parse_args()
     q = args.quick
@@ -434,7 +438,7 @@ def main():
     # includes it, a quick (CI smoke) run only when asked.
     # So is Redis (two builds of a few minutes, then about as long running).
     parts = args.only or ["calls", "sqlite", "game"] + (
-        [] if q else ["accuracy", "redis", "nginx", "stockfish"])
+        [] if q else ["accuracy", "redis", "nginx", "stockfish", "windows"])
     if "sqlite" in parts and not args.sqlite_dir:
         NOTES.append("No SQLite amalgamation (npm could not fetch it): "
                      "the SQLite table is skipped.")
@@ -451,6 +455,10 @@ def main():
         NOTES.append("No Stockfish source (--stockfish-dir): the Stockfish "
                      "table is skipped.")
         parts = [p for p in parts if p != "stockfish"]
+    if "windows" in parts and not args.windows_build:
+        NOTES.append("No Windows runtime (--windows-build: mingw-w64 or "
+                     "wine missing): the Windows table is skipped.")
+        parts = [p for p in parts if p != "windows"]
     os.makedirs(args.out, exist_ok=True)
 
     lib = os.path.join(args.build_dir, "lib")
@@ -542,6 +550,12 @@ def main():
             [] if q else ["16", "1", "10"], NOTES)
         if sf:
             out.append("### 5. Stockfish `bench`\n\n" + sf)
+    if "windows" in parts:
+        out.append("### 6. Per-call cost under Wine\n\n" +
+                   windows_workload.suite(
+                       os.path.abspath(args.build_dir), st["all"],
+                       os.path.abspath(args.windows_build), args.out,
+                       args.reps, args.fib, NOTES))
     if NOTES:
         out.append("Notes:\n" + "\n".join("- " + n for n in NOTES))
     report = "\n\n".join(out) + "\n"

@@ -6,7 +6,7 @@
 # git-ignored) and runs bench.py, which builds every variant, runs them and
 # prints the table.
 # Usage: utils/bench/run.sh [--quick] [--reps N]
-#          [--only calls|sqlite|game|accuracy|redis|nginx|stockfish]
+#          [--only calls|sqlite|game|accuracy|redis|nginx|stockfish|windows]
 # STOCKFISH_DIR=<unpacked sf_15.1> (default utils/bench/out/src/stockfish)
 # adds the Stockfish table; without it, Stockfish is skipped with a note.
 # BENCH_SKIP_BUILD=1 measures $BUILD_DIR as it is (e.g. a build of another
@@ -104,4 +104,26 @@ if [ "$want_stockfish" = 1 ]; then
     echo "bench: Stockfish source not found ($SF/src/Makefile missing; set STOCKFISH_DIR to an unpacked sf_15.1); Stockfish skipped" >&2
   fi
 fi
-exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "${redis[@]}" "${nginx[@]}" "${stockfish[@]}" "$@"
+# Windows: the runtime cross-built into $BUILD_DIR-mingw (docs/windows.md)
+# for the per-call cost under Wine; full runs and --only windows, when
+# mingw-w64 and wine can be installed.
+want_windows=1
+for a in "$@"; do
+  case $a in --quick | --only) want_windows=0 ;; esac
+done
+for a in "$@"; do [ "$a" = windows ] && want_windows=1; done
+windows=()
+WB=$BUILD_DIR-mingw
+if [ "$want_windows" = 1 ]; then
+  if utils/setup.sh mingw-w64 wine wine64 >"$OUT/windows-setup.log" 2>&1 &&
+     { [ -f "$WB/build.ninja" ] ||
+       cmake -G Ninja -S . -B "$WB" -DSPIKETRAP_RUNTIME_ONLY=ON \
+         -DCMAKE_TOOLCHAIN_FILE=cmake/x86_64-w64-mingw32.cmake; } \
+       >"$OUT/windows-build.log" 2>&1 &&
+     ninja -C "$WB" >>"$OUT/windows-build.log" 2>&1; then
+    windows=(--windows-build "$WB")
+  else
+    echo "bench: the Windows runtime could not be built ($OUT/windows-*.log); Windows skipped" >&2
+  fi
+fi
+exec python3 utils/bench/bench.py --build-dir "$BUILD_DIR" "${sqlite[@]}" "${redis[@]}" "${nginx[@]}" "${stockfish[@]}" "${windows[@]}" "$@"
