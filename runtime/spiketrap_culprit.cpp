@@ -241,7 +241,7 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
   while (Culprit < N && (Out[N - 1 - Culprit].Flags & SampledCulprit))
     ++Culprit;
   Sample S;
-  Walk W = Walk::from(T, S, 0, Level, Floor);
+  Walk W = Walk::from(T, S, nullptr, Level, Floor);
   // A sample taken meanwhile would take the fault guard (and a handler that
   // spikes would put it back as it found it).
   SampleBuffer *B = T.Samples;

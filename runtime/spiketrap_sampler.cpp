@@ -1,33 +1,16 @@
 //===- spiketrap_sampler.cpp - Samples of a call that runs long -----------===//
 //
-// The tick: the sampling signal's handler, what a tick does (the budget,
-// the timer's interval, whether a call is due a sample, the re-arm of a
-// long call's switched-off callees) and the unwinding into the thread's
-// sample buffer. Who sends what:
-//   - each thread's timer on its own CPU clock, periodic: the kernel looks
-//     at it at the scheduler's tick, while the thread runs (every 4 ms of
-//     CPU at HZ=250, whatever shorter interval is asked), and raises the
-//     signal as the thread returns to user mode
-//     (CONFIG_POSIX_CPU_TIMERS_TASK_WORK). So a tick lands only in user
-//     code: a system call is never interrupted by it (no EINTR), a thread
-//     that sleeps or waits for a CPU gets none, and there is no timer
-//     interrupt of its own (the scheduler's tick comes anyway);
-//   - the thread makes its timer when it registers; the watcher makes one
-//     for a thread that had no buffer then, and starts the timer of a
-//     thread that stopped it (a few ticks with no call open). No signal is
-//     ever sent by hand (spiketrap_sampler_setup.cpp);
-//   - a tick that finds a call open past half its threshold samples it, at
-//     most every 1/16 of the call's age, within the budget: the ticks and
-//     samples may cost the thread sample_share percent of its CPU time,
-//     measured (its CPU clock read at the handler's start and end, and the
-//     signal's round trip calibrated at start-up);
-//   - the signal is never blocked by the program's sigprocmask or
-//     pthread_sigmask (interposed: the program still reads it as it set
-//     it), so it is never pending where a sigwait or a signalfd could take
-//     it; one that is not ours (kill -RTMAX) takes the default action.
-// The timer, the signal and the masks are the platform's (the Ticks section
-// of spiketrap_platform.h). This file has unwind tables: _Unwind_Backtrace
-// starts in the handler.
+// The tick, whoever delivers it: what a tick does (the budget, the timer's
+// interval, whether a call is due a sample, the re-arm of a long call's
+// switched-off callees), a sample written from a walk of the interrupted
+// stack, and what a tick cost, taken out of the calls it lands in. Who
+// delivers it and walks the stack is the platform's:
+//   - spiketrap_sampler_posix.cpp: each thread's timer on its own CPU
+//     clock signals it; the handler ticks on the thread, and unwinds it
+//     with the unwind tables (_Unwind_Backtrace);
+//   - spiketrap_sampler_win.cpp: the watcher's look stops the thread
+//     (SuspendThread), ticks with its context, and walks its stack with
+//     the PE unwind tables (RtlVirtualUnwind) before it lets it go on.
 //
 //===----------------------------------------------------------------------===//
 #include "spiketrap_sampler.h"
@@ -39,11 +22,7 @@
 #include "spiketrap_thread.h"
 
 #include <atomic>
-#include <errno.h>
-#include <setjmp.h>
 #include <string.h>
-#include <ucontext.h>
-#include <unwind.h>
 
 namespace __spiketrap {
 
@@ -63,15 +42,6 @@ using namespace sampler_impl;
 
 namespace {
 
-// Functions whose frames are not what their unwind tables say while they
-// run (the unwinder installing a landing pad rewrites its own frame's saved
-// registers; longjmp and context switches move the stack pointer): a walk
-// that meets one stops there (it would follow a wrong frame to a wrong
-// return address, and read code at it). Their starts, as the unwind tables
-// give them.
-uintptr_t Unsafe[10];
-uint32_t NumUnsafe;
-
 // The timer's interval: what the kernel rounds up to its scheduler tick (4
 // ms at HZ=250, 1 ms at HZ=1000), an eighth of the global threshold when
 // that is longer (at most 50 ms), longer still when the ticks alone would
@@ -88,10 +58,6 @@ constexpr uint64_t kAgeShare = 16; // a call is sampled 16 times per age
 // and such a handler holds our signal back while it runs unless the stack
 // has room for a signal frame besides (samplerHandlerOnAltStack).
 constexpr uintptr_t kStackNeed = 16 << 10;
-// While this thread's sample unwinds: where a fault in the unwinder goes
-// back to (samplerFaultGuard).
-__thread sigjmp_buf *UnwindGuard;
-
 } // namespace
 
 //===-- The timer's interval ----------------------------------------------===//
@@ -118,17 +84,12 @@ uint32_t sampler_impl::sampleFloor(const ThreadState &T) {
 
 //===-- Unwinding ---------------------------------------------------------===//
 
-namespace {
-
-void put(Walk &W, uintptr_t Fn, const spiketrap_desc *D, uint64_t Start) {
+void sampler_impl::walkPut(Walk &W, uintptr_t Fn, const spiketrap_desc *D, uint64_t Start) {
   W.S->F[W.N % kSampleFrames] = {Fn, D, Start};
   ++W.N;
 }
 
-// Writes the waiting frame, whose CFA is Cfa: the activation of timed
-// level J if it holds that level's return-address slot (or a scope's
-// local); frames inside it lie below. Returns whether the walk is done.
-bool flush(Walk &W, uintptr_t Cfa) {
+bool sampler_impl::walkFlush(Walk &W, uintptr_t Cfa) {
   bool Activation = false;
   // A trampoline's activation is the stack pointer its caller left (AArch64:
   // the trampoline's own CFA, not below it as the x86-64 return slot is).
@@ -146,105 +107,14 @@ bool flush(Walk &W, uintptr_t Cfa) {
         Inner->Fn == Entry)
       *Inner = {Entry, F.Desc, F.Start};
     else
-      put(W, W.Fn, F.Desc, F.Start);
+      walkPut(W, W.Fn, F.Desc, F.Start);
     Activation = true;
     --W.J;
   }
   if (!Activation && !Tramp) // a trampoline is its function's, not between
-    put(W, W.Fn, nullptr, 0);
+    walkPut(W, W.Fn, nullptr, 0);
   // Out past the first timed frame, or a stack that never ends.
   return W.J < W.Floor || W.N > 4 * kSampleFrames;
-}
-
-_Unwind_Reason_Code step(_Unwind_Context *C, void *P) {
-  Walk &W = *static_cast<Walk *>(P);
-  int Signal = 0;
-  uintptr_t Ip = _Unwind_GetIPInfo(C, &Signal);
-  uintptr_t Start = _Unwind_GetRegionStart(C);
-  // Pc 0: from the walk's own caller out (a spike's exit, framesAbove).
-  if (!W.Found && W.Pc && Ip != W.Pc)
-    return ++W.Before > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
-  // Its frame, or one it called (the unwinder's install of a landing pad
-  // rewrites its caller's saved registers), is not to be stepped out of.
-  for (uint32_t I = 0; I < NumUnsafe; ++I)
-    if (Start && Start == Unsafe[I]) {
-      W.Broken = true;
-      return _URC_END_OF_STACK;
-    }
-  if (!W.Found) {
-    W.Found = true;
-  } else {
-    // Each frame is further out than the last.
-    uintptr_t Cfa = _Unwind_GetCFA(C);
-    if (Cfa <= W.Cfa) {
-      W.Broken = true;
-      return _URC_END_OF_STACK;
-    }
-    W.Cfa = Cfa;
-    if (flush(W, Cfa)) {
-      W.Fn = 0;
-      return _URC_END_OF_STACK;
-    }
-  }
-  W.Fn = Start;
-  if (!W.Fn) // no unwind entry: the PC names it (the walk ends there)
-    W.Fn = Ip;
-  return _URC_NO_REASON;
-}
-
-_Unwind_Reason_Code countFrames(_Unwind_Context *, void *P) {
-  ++*static_cast<int *>(P);
-  return _URC_NO_REASON;
-}
-
-} // namespace
-
-void sampler_impl::walkStack(Walk &W) {
-  sigjmp_buf Jmp, *Outer = UnwindGuard;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (sigsetjmp(Jmp, 0) == 0) {
-    UnwindGuard = &Jmp;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    _Unwind_Backtrace(step, &W);
-  } else {
-    // Left the fault's handler by a jump: the fault is unblocked. What it
-    // blocked besides (its sa_mask) stays blocked: in a tick, until its
-    // handler returns (its return restores the program's mask); at a
-    // spike's exit too (rare, and reading the mask first would cost a
-    // system call per spike).
-    tickUnblockFaults();
-    W.Broken = true;
-    W.Fn = 0;
-    __atomic_fetch_add(&UnwindFaults, 1, __ATOMIC_RELAXED);
-  }
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  UnwindGuard = Outer;
-}
-
-void sampler_impl::primeUnwinder() {
-  // The unwinder's one-time set-up (and its lazy bindings) now, not in a
-  // handler; a spike's exit walks its stack with sample=0 too (framesAbove).
-  int Frames = 0;
-  _Unwind_Backtrace(countFrames, &Frames);
-  const void *const Risky[] = {
-      reinterpret_cast<const void *>(&_Unwind_RaiseException),
-      reinterpret_cast<const void *>(&_Unwind_Resume),
-      reinterpret_cast<const void *>(&_Unwind_Resume_or_Rethrow),
-      reinterpret_cast<const void *>(&_Unwind_ForcedUnwind),
-      reinterpret_cast<const void *>(&longjmp),
-      reinterpret_cast<const void *>(&_longjmp),
-      reinterpret_cast<const void *>(&siglongjmp),
-      reinterpret_cast<const void *>(&setcontext),
-      reinterpret_cast<const void *>(&swapcontext)};
-  static_assert(sizeof(Risky) / sizeof(Risky[0]) <=
-                sizeof(Unsafe) / sizeof(Unsafe[0]));
-  for (const void *F : Risky)
-    // Where the unwind tables start it (a PLT entry's: the PLT's). The
-    // lookup is for a return address: one byte in.
-    if (void *S = _Unwind_FindEnclosingFunction(
-            const_cast<char *>(static_cast<const char *>(F)) + 1))
-      Unsafe[NumUnsafe++] = uintptr_t(S);
-  __atomic_store_n(&UnwindReady, true, __ATOMIC_RELEASE);
 }
 
 //===-- A sample ----------------------------------------------------------===//
@@ -297,11 +167,11 @@ uint64_t takeSample(ThreadState &T, SampleBuffer &B, void *Uctx,
   Sample &S = B.Slots[B.Session < kSampleHead
                           ? B.Session
                           : kSampleHead + (B.Session - kSampleHead) % kTail];
-  Walk W = Walk::from(T, S, arch::contextPc(Uctx), Depth - 1, Floor);
+  Walk W = Walk::from(T, S, Uctx, Depth - 1, Floor);
   // A fault in the unwinder drops the sample (walkStack).
   walkStack(W);
   if (W.Fn) // the walk ended where the unwind tables did: its CFA is unknown
-    put(W, W.Fn, nullptr, 0);
+    walkPut(W, W.Fn, nullptr, 0);
   if (!W.Found || !W.N || W.Broken) {
     S.Frames = 0;
     ++B.Dropped;
@@ -374,13 +244,12 @@ bool rearmDue(const ThreadState &T, const SampleBuffer &B, const Frame &Hot,
   return !runDelayExplains(T, Hot.Start, Now, Thr);
 }
 
+} // namespace
+
 //===-- The tick ----------------------------------------------------------===//
 
-// A tick of this thread, at CpuNs of its CPU time: samples its innermost
-// call open past half its threshold when a sample is due and the budget
-// has room for it; says whether it sampled. No call open for a few ticks in
-// a row: the timer stops (the watcher's look starts it again).
-bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
+bool sampler_impl::tick(ThreadState &T, SampleBuffer &B, void *Uctx,
+                        uint64_t CpuNs) {
   uint64_t T0 = now();
   uint32_t Depth = T.Depth;
   // The budget earned since the last tick: a share of the CPU time the
@@ -464,18 +333,33 @@ bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs) {
   return Sampled;
 }
 
-// A signal of ours' number that is not ours (kill -RTMAX, raise): the
-// program's, at the default action as far as it knows. Sampling stops (as
-// when the program takes the signal), the action goes back to the default,
-// and the signal is queued again as it came: it arrives as this handler
-// returns, and ends the process, or, if the program blocked it on this
-// thread, waits for the program's sigwait or signalfd.
-void foreignSignal(int Sig, siginfo_t *Info, void *Uctx) {
-  samplerSignalTaken(Sig);
-  tickPassOn(Sig, Info, Uctx);
+void sampler_impl::tickCost(SampleBuffer &B, bool Sampled, uint64_t TickAt,
+                            uint64_t Cost) {
+  B.CreditNs -= int64_t(Cost);
+  B.SpentNs += Cost;
+  // Taken out of the calls it lands in (a near miss is not pushed over
+  // its threshold by a sample).
+  uint32_t Slot = B.CostNext % 32;
+  B.CostAt[Slot] = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  uint64_t CostTicks = nsToTicks(Cost);
+  B.CostTicks[Slot] = uint32_t(CostTicks < UINT32_MAX ? CostTicks : 0);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  B.CostAt[Slot] = TickAt;
+  B.CostNext = Slot + 1;
+  if (Sampled)
+    B.SampledNs += Cost, ++B.SampledTicks;
+  // The ticks without a sample set the timer's interval; the samples, how
+  // much budget one needs.
+  uint64_t &Avg = Sampled ? B.SampleCostNs : B.TickCostNs;
+  Avg = Avg ? (Avg * 7 + Cost) / 8 : Cost;
+  uint64_t Want = wantedPeriod(B);
+  if (Want != B.PeriodNs) {
+    B.PeriodNs = Want;
+    if (__atomic_load_n(&B.Armed, __ATOMIC_ACQUIRE))
+      setTimer(B, Want);
+  }
 }
-
-} // namespace
 
 bool sampler_impl::roomOnAltStack(const ThreadState &T, uintptr_t Sp,
                                   uintptr_t Extra) {
@@ -486,64 +370,6 @@ bool sampler_impl::roomOnAltStack(const ThreadState &T, uintptr_t Sp,
   if (!C.AltLo || Sp < C.AltLo || Sp >= C.AltHi)
     return true;
   return Sp - C.AltLo >= kStackNeed + Extra;
-}
-
-void sampler_impl::handler(int Sig, siginfo_t *Info, void *Uctx) {
-  if (!tickFromOurTimer(Info)) {
-    int Saved = errno;
-    foreignSignal(Sig, Info, Uctx);
-    errno = Saved;
-    return;
-  }
-  ThreadState &T = threadState;
-  SampleBuffer *B = T.Samples;
-  if (!B)
-    return; // a tick queued before the thread handed its buffer on
-  int Saved = errno;
-  uint64_t TickAt = now();
-  uint64_t C0 = tickThreadCpuNs();
-  __atomic_store_n(&B->Ticks, B->Ticks + 1, __ATOMIC_RELAXED);
-  bool Room = roomOnAltStack(T, uintptr_t(__builtin_frame_address(0)), 0);
-  // Against samplerSignalTaken: it clears SampleSig, then waits for
-  // InHandler; we count InHandler, then read SampleSig. Once the signal is
-  // given up, its timers are samplerSignalTaken's to delete: hands off.
-  __atomic_fetch_add(&B->InHandler, 1, __ATOMIC_SEQ_CST);
-  if (!Room) {
-    // Not even a tick's bookkeeping: the next may have room.
-    __atomic_fetch_add(&StackSkips, 1, __ATOMIC_RELAXED);
-  } else if (Sig == __atomic_load_n(&SampleSig, __ATOMIC_SEQ_CST) &&
-             __atomic_load_n(&B->HasTimer, __ATOMIC_ACQUIRE) == 2) {
-    bool Sampled = tick(T, *B, Uctx, C0);
-    // What this tick cost the thread, measured: the handler's run and the
-    // kernel's part (calibrated). The ticks without a sample set the
-    // timer's interval; the samples, how much budget one needs.
-    uint64_t C1 = tickThreadCpuNs();
-    uint64_t Cost = (C1 > C0 ? C1 - C0 : 0) + SignalNs;
-    B->CreditNs -= int64_t(Cost);
-    B->SpentNs += Cost;
-    // Taken out of the calls it lands in (a near miss is not pushed over
-    // its threshold by a sample).
-    uint32_t Slot = B->CostNext % 32;
-    B->CostAt[Slot] = 0;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    uint64_t CostTicks = nsToTicks(Cost);
-    B->CostTicks[Slot] = uint32_t(CostTicks < UINT32_MAX ? CostTicks : 0);
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    B->CostAt[Slot] = TickAt;
-    B->CostNext = Slot + 1;
-    if (Sampled)
-      B->SampledNs += Cost, ++B->SampledTicks;
-    uint64_t &Avg = Sampled ? B->SampleCostNs : B->TickCostNs;
-    Avg = Avg ? (Avg * 7 + Cost) / 8 : Cost;
-    uint64_t Want = wantedPeriod(*B);
-    if (Want != B->PeriodNs) {
-      B->PeriodNs = Want;
-      if (__atomic_load_n(&B->Armed, __ATOMIC_ACQUIRE))
-        setTimer(*B, Want);
-    }
-  }
-  __atomic_fetch_sub(&B->InHandler, 1, __ATOMIC_RELEASE);
-  errno = Saved;
 }
 
 //===-- What the rest of the runtime asks of the tick ---------------------===//
@@ -572,24 +398,6 @@ uint64_t samplerTicksIn(const ThreadState &T, uint64_t Start, uint64_t End) {
   return Sum;
 }
 
-void samplerFaultGuard(int Sig) {
-  if (Sig != SIGSEGV && Sig != SIGBUS)
-    return;
-  sigjmp_buf *Jmp = UnwindGuard;
-  if (!Jmp)
-    return;
-  UnwindGuard = nullptr; // a fault on the way back is the program's
-  siglongjmp(*Jmp, 1);
-}
-
 void samplerForgetSamples() { __atomic_fetch_add(&Epoch, 1, __ATOMIC_RELAXED); }
-
-bool samplerHandlerIs(const struct sigaction &A) {
-  return (A.sa_flags & SA_SIGINFO) && A.sa_sigaction == handler;
-}
-
-bool samplerHandlerIs(sighandler_t H) {
-  return reinterpret_cast<void *>(H) == reinterpret_cast<void *>(handler);
-}
 
 } // namespace __spiketrap

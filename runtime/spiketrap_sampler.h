@@ -222,9 +222,11 @@ uint32_t framesAbove(ThreadState &T, uint32_t Level, SampledFrame *Out,
 
 //===-- Between the sampler's files ---------------------------------------===//
 //
-// spiketrap_sampler.cpp (the tick), spiketrap_sampler_setup.cpp (start-up,
-// the buffers, a thread's timer) and spiketrap_culprit.cpp (what a spike's
-// record says) share these; no other file uses them.
+// spiketrap_sampler.cpp (the tick), its platform's file (who delivers it,
+// the walk: spiketrap_sampler_posix.cpp, spiketrap_sampler_win.cpp),
+// spiketrap_sampler_setup.cpp (start-up, the buffers, a thread's timer) and
+// spiketrap_culprit.cpp (what a spike's record says) share these; no other
+// file uses them.
 namespace sampler_impl {
 
 // The sampling signal; 0: none (sampling off, or given up to the program).
@@ -255,8 +257,18 @@ extern uintptr_t VdsoLo, VdsoHi;
 // may walk its own stack (framesAbove).
 extern bool UnwindReady;
 
-// The sampling signal's handler.
+// The sampling signal's handler (spiketrap_sampler_posix.cpp).
 void handler(int Sig, siginfo_t *Info, void *Uctx);
+// A tick of T, interrupted at context Uctx (a signal's ucontext_t, a
+// suspended thread's CONTEXT), at CpuNs of T's CPU time: samples T's
+// innermost call open past half its threshold when a sample is due and the
+// budget has room for it, times a long call's switched-off callees again;
+// says whether it sampled. No call open for a few ticks in a row: the timer
+// stops (the watcher's look starts it again). T does not run meanwhile.
+bool tick(ThreadState &T, SampleBuffer &B, void *Uctx, uint64_t CpuNs);
+// What the tick at TickAt cost T's thread (ns, measured): out of its
+// budget and of the calls it landed in; it sets the timer's interval.
+void tickCost(SampleBuffer &B, bool Sampled, uint64_t TickAt, uint64_t Cost);
 // The unwinder's one-time set-up (its lazy bindings, the functions a walk
 // must not step out of), outside a handler; then UnwindReady.
 void primeUnwinder();
@@ -291,8 +303,10 @@ bool roomOnAltStack(const ThreadState &T, uintptr_t Sp, uintptr_t Extra);
 struct Walk {
   const ThreadState *T;
   Sample *S;
-  uintptr_t Pc;     // where the signal interrupted the thread (0: from the
-                    // walk's caller out)
+  void *Ctx;        // the interrupted context (null: from the walk's
+                    // caller out)
+  uintptr_t Pc;     // where it interrupted the thread (the walker's; 0:
+                    // null Ctx)
   bool Found;       // the interrupted frame was reached (the handler's are
                     // before it)
   bool Broken;      // given up: an unsafe place, or frames that make no sense
@@ -302,14 +316,20 @@ struct Walk {
   uint32_t N;       // frames written (may pass kSampleFrames)
   uintptr_t Fn;     // the frame waiting for its CFA (0: none)
 
-  // Into S, from Pc out to T's level Floor, meeting level Level first.
-  static Walk from(const ThreadState &T, Sample &S, uintptr_t Pc,
-                   uint32_t Level, uint32_t Floor) {
-    return {&T, &S, Pc, false, false, 0, 0, int32_t(Level), int32_t(Floor),
-            0,  0};
+  // Into S, from Ctx out to T's level Floor, meeting level Level first.
+  static Walk from(const ThreadState &T, Sample &S, void *Ctx, uint32_t Level,
+                   uint32_t Floor) {
+    return {&T, &S, Ctx, 0, false, false, 0, 0, int32_t(Level),
+            int32_t(Floor), 0, 0};
   }
 };
-// Unwinds this thread's stack into W. Unwind tables are not always right at
+// The walkers' common steps: writes a frame; writes the frame waiting for
+// its CFA (W.Fn), whose CFA is Cfa: the activation of timed level J if it
+// holds that level's return-address slot (or a scope's local); frames
+// inside it lie below. Returns whether the walk is done.
+void walkPut(Walk &W, uintptr_t Fn, const spiketrap_desc *D, uint64_t Start);
+bool walkFlush(Walk &W, uintptr_t Cfa);
+// Unwinds W.Ctx's stack (null: this thread's, from the caller) into W. Unwind tables are not always right at
 // every instruction (hand-written assembly in a library): the unwinder then
 // reads a return address or a register from where the tables point, and a
 // wrong one faults. The fault comes back here (samplerFaultGuard): W is
