@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "spiketrap_platform.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <windows.h>
 #include <psapi.h>
@@ -109,13 +110,136 @@ size_t listObjects(LoadedObject *Out, size_t Max) {
   return N;
 }
 
-void closeObject(LoadedObject &O) { O.File = nullptr; }
+// A module's file, mapped for its COFF symbol table (not part of the image:
+// it stays in the file), and the names copied out of it that are not
+// NUL-terminated there (8 characters, in the symbol itself).
+struct ObjectFile {
+  HANDLE Map;
+  const uint8_t *Data;
+  size_t Size;
+  char *Names;
+  size_t NamesUsed;
+};
 
-// The export whose code starts at Fn or is the closest below it within the
-// module; the program's own exe seldom exports anything.
+namespace {
+constexpr size_t kNamesSize = 64 << 10;
+
+ObjectFile *openObject(const char *Path) {
+  HANDLE F = CreateFileA(Path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE,
+                         nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (F == INVALID_HANDLE_VALUE)
+    return nullptr;
+  LARGE_INTEGER Size;
+  HANDLE Map = GetFileSizeEx(F, &Size)
+                   ? CreateFileMappingA(F, nullptr, PAGE_READONLY, 0, 0, nullptr)
+                   : nullptr;
+  CloseHandle(F);
+  if (!Map)
+    return nullptr;
+  const void *Data = MapViewOfFile(Map, FILE_MAP_READ, 0, 0, 0);
+  auto *O = static_cast<ObjectFile *>(mapPages(sizeof(ObjectFile) + kNamesSize));
+  if (!Data || !O) {
+    if (Data)
+      UnmapViewOfFile(Data);
+    CloseHandle(Map);
+    return nullptr;
+  }
+  *O = {Map, static_cast<const uint8_t *>(Data), size_t(Size.QuadPart),
+        reinterpret_cast<char *>(O + 1), 0};
+  return O;
+}
+
+// The COFF symbol table's function whose code starts at Fn or is the
+// closest below it (lld and GNU ld keep the table in a MinGW program
+// unless it is stripped): static functions too.
+const char *coffSymbol(ObjectFile &F, uintptr_t Rva, bool &Exact,
+                       bool &Global) {
+  auto At = [&](size_t Off, size_t Len) {
+    return Off <= F.Size && Len <= F.Size - Off ? F.Data + Off : nullptr;
+  };
+  auto *Dos = reinterpret_cast<const IMAGE_DOS_HEADER *>(At(0, sizeof(IMAGE_DOS_HEADER)));
+  if (!Dos || Dos->e_magic != IMAGE_DOS_SIGNATURE)
+    return nullptr;
+  auto *Nt = reinterpret_cast<const IMAGE_NT_HEADERS64 *>(
+      At(Dos->e_lfanew, sizeof(IMAGE_NT_HEADERS64)));
+  if (!Nt || Nt->Signature != IMAGE_NT_SIGNATURE)
+    return nullptr;
+  const IMAGE_FILE_HEADER &H = Nt->FileHeader;
+  auto *Sections = reinterpret_cast<const IMAGE_SECTION_HEADER *>(
+      At(size_t(Dos->e_lfanew) + offsetof(IMAGE_NT_HEADERS64, OptionalHeader) +
+             H.SizeOfOptionalHeader,
+         H.NumberOfSections * sizeof(IMAGE_SECTION_HEADER)));
+  const uint8_t *Syms = At(H.PointerToSymbolTable, size_t(H.NumberOfSymbols) * 18);
+  const uint8_t *Strings = At(H.PointerToSymbolTable + size_t(H.NumberOfSymbols) * 18, 4);
+  if (!Sections || !Syms || !H.PointerToSymbolTable || !Strings)
+    return nullptr;
+  uint32_t StringsSize;
+  memcpy(&StringsSize, Strings, 4);
+  if (!At(Strings - F.Data, StringsSize))
+    return nullptr;
+  const uint8_t *Best = nullptr;
+  uint32_t BestAt = 0;
+  for (uint32_t I = 0; I < H.NumberOfSymbols; ++I) {
+    const uint8_t *S = Syms + size_t(I) * 18;
+    int16_t Section;
+    uint16_t Type;
+    uint32_t Value;
+    memcpy(&Value, S + 8, 4);
+    memcpy(&Section, S + 12, 2);
+    memcpy(&Type, S + 14, 2);
+    uint8_t Class = S[16];
+    I += S[17]; // its auxiliary records
+    if ((Type >> 4) != IMAGE_SYM_DTYPE_FUNCTION || Section <= 0 ||
+        Section > H.NumberOfSections ||
+        (Class != IMAGE_SYM_CLASS_EXTERNAL && Class != IMAGE_SYM_CLASS_STATIC))
+      continue;
+    uint32_t SymRva = Sections[Section - 1].VirtualAddress + Value;
+    if (SymRva <= Rva && (!Best || SymRva > BestAt)) {
+      Best = S;
+      BestAt = SymRva;
+    }
+  }
+  if (!Best)
+    return nullptr;
+  Exact = BestAt == Rva;
+  Global = Best[16] == IMAGE_SYM_CLASS_EXTERNAL;
+  uint32_t Zero, Off;
+  memcpy(&Zero, Best, 4);
+  memcpy(&Off, Best + 4, 4);
+  if (!Zero) // a long name, in the string table (NUL-terminated there)
+    return Off < StringsSize ? reinterpret_cast<const char *>(Strings + Off)
+                             : nullptr;
+  size_t Len = strnlen(reinterpret_cast<const char *>(Best), 8);
+  if (F.NamesUsed + Len + 1 > kNamesSize)
+    return nullptr;
+  char *Name = F.Names + F.NamesUsed;
+  memcpy(Name, Best, Len);
+  Name[Len] = 0;
+  F.NamesUsed += Len + 1;
+  return Name;
+}
+} // namespace
+
+void closeObject(LoadedObject &O) {
+  if (ObjectFile *F = O.File) {
+    UnmapViewOfFile(F->Data);
+    CloseHandle(F->Map);
+    unmapPages(F, sizeof(ObjectFile) + kNamesSize);
+  }
+  O.File = nullptr;
+}
+
+// From the file's COFF symbol table, else the export whose code starts at
+// Fn or is the closest below it within the module (a system DLL's file
+// keeps no symbol table).
 const char *objectSymbol(LoadedObject &O, uintptr_t Fn, const char *,
                          bool &Exact, bool &Global) {
+  if (!O.Tried && O.Path[0])
+    O.File = openObject(O.Path);
   O.Tried = true;
+  if (O.File)
+    if (const char *Name = coffSymbol(*O.File, uint32_t(Fn - O.Lo), Exact, Global))
+      return Name;
   const IMAGE_EXPORT_DIRECTORY *E = exportsOf(O.Lo, O.Hi - O.Lo);
   if (!E)
     return nullptr;

@@ -28,7 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h> // struct timespec, struct tm
-#ifndef _WIN32
+#ifdef _WIN32
+#include <windows.h> // CONTEXT
+#else
 #include <signal.h>
 #endif
 
@@ -180,6 +182,23 @@ bool tickUnderSanitizer();
 bool tickUnderValgrind();
 // Not from a signal handler: Size bytes of zeroed pages, resident (null: none).
 void *tickMapResident(size_t Size);
+// Where no timer signals a thread (Windows, kTicksByWatcher), the watcher's
+// look delivers its tick: when timer Id is started, stops its thread, calls
+// Tick with the thread's StoppedThread and CPU time (ns), and lets it go
+// on; whether it did. Linux: never (its timers signal the threads).
+bool tickByWatcher(int Id, void (*Tick)(void *Ctx, uint64_t CpuNs, void *Arg),
+                   void *Arg);
+#ifdef _WIN32
+constexpr bool kTicksByWatcher = true;
+// What tickByWatcher hands its Tick as Ctx: the stopped thread's registers
+// (first: arch::contextPc reads them) and the top of its stack.
+struct StoppedThread {
+  CONTEXT Regs;
+  uintptr_t StackHi;
+};
+#else
+constexpr bool kTicksByWatcher = false;
+#endif
 
 //===-- Loaded objects and their symbols (spiketrap_objects_linux.cpp) ---===//
 

@@ -272,6 +272,9 @@ void tickCost(SampleBuffer &B, bool Sampled, uint64_t TickAt, uint64_t Cost);
 // The unwinder's one-time set-up (its lazy bindings, the functions a walk
 // must not step out of), outside a handler; then UnwindReady.
 void primeUnwinder();
+// Before a tick the watcher delivers (kTicksByWatcher), outside any: the
+// walk's tables brought up to date (modules loaded since).
+void walkPrepare();
 
 // Starts B's timer with interval Ns (0: stops it).
 void setTimer(SampleBuffer &B, uint64_t Ns);

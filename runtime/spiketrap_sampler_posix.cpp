@@ -128,6 +128,9 @@ void sampler_impl::walkStack(Walk &W) {
   UnwindGuard = Outer;
 }
 
+// libgcc finds the unwind tables itself (dl_iterate_phdr).
+void sampler_impl::walkPrepare() {}
+
 void sampler_impl::primeUnwinder() {
   // The unwinder's one-time set-up (and its lazy bindings) now, not in a
   // handler; a spike's exit walks its stack with sample=0 too (framesAbove).

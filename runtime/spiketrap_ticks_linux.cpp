@@ -238,6 +238,10 @@ void *tickMapResident(size_t Size) {
   return P;
 }
 
+bool tickByWatcher(int, void (*)(void *, uint64_t, void *), void *) {
+  return false;
+}
+
 } // namespace __spiketrap
 
 // The program's signal masks: the sampling signal stays unblocked, so a

@@ -117,7 +117,9 @@ void look(ThreadState &T, void *P) {
   HotCall H = findHotCall(T, L.Now);
   if (Sampling)
     samplerWatch(T, L.Now, Waiting);
-  else if (H.Next < L.Next)
+  // Where the looks are the ticks too, a call about to pass half its
+  // threshold is looked at then.
+  if ((!Sampling || kTicksByWatcher) && H.Next < L.Next)
     L.Next = H.Next;
   // Not while it waits (an idle event loop would cost a read per call): at
   // a look after the wait, if the call is still open.
@@ -166,10 +168,14 @@ void loop(void *) {
     }
     // Preemption without sampling: every tick while a thread runs; until a
     // thread runs (or the next look for the program's end) while all wait.
-    // With sampling the threads tick themselves.
-    uint64_t Tick = !L.Running ? NextCount
-                    : Sampling ? Now + SlowTickTicks
-                               : Now + TickTicks;
+    // With sampling the threads tick themselves, unless the looks are
+    // their ticks (kTicksByWatcher): then a thread that starts or leaves a
+    // wait unseen is looked at within a slow tick.
+    uint64_t Tick = Sampling && kTicksByWatcher
+                        ? Now + (L.Running ? TickTicks : SlowTickTicks)
+                    : !L.Running ? NextCount
+                    : Sampling   ? Now + SlowTickTicks
+                                 : Now + TickTicks;
     if (Tick < L.Next)
       L.Next = Tick;
     if (Hangs) {
