@@ -2,7 +2,7 @@
 // RUN: env SPIKETRAP_OPTIONS=threshold=20ms %run %t 2>&1 | FileCheck %s
 // REQUIRES: no-sanitizer
 // (no sampling under a sanitizer: runtime/spiketrap_sampler.cpp)
-// UNSUPPORTED: emulated
+// UNSUPPORTED: emulated && !windows
 // (under qemu-user the samples do not agree reliably; not tried on AArch64
 // hardware)
 

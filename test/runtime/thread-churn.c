@@ -39,5 +39,5 @@ int main(void) {
 // CHECK-NEXT: #1 rare_hitch
 // CHECK: spiketrap: {{[0-9]+}} spikes, 22005 instrumented calls, 2001 threads, 0 dropped records
 
-// UNSUPPORTED: emulated
+// UNSUPPORTED: emulated && !windows
 // (under qemu-user the kernel's name of every thread is qemu's own.)
