@@ -63,6 +63,53 @@ GetDescriptionFn getDescription() {
           GetModuleHandleA("kernel32.dll"), "GetThreadDescription")));
   return F;
 }
+// Names given the way a debugger learns them: RaiseException(0x406D1388)
+// with a THREADNAME_INFO (winpthreads' pthread_setname_np, and the idiom
+// MSVC programs use). A vectored handler notes each and lets the exception
+// go on to whoever handles it; ownThreadName reads them.
+constexpr DWORD kSetThreadName = 0x406D1388;
+struct NamedThread {
+  uint32_t Tid;
+  char Name[16];
+};
+NamedThread Named[64];
+uint32_t NumNamed;
+
+LONG CALLBACK noteThreadName(EXCEPTION_POINTERS *E) {
+  const EXCEPTION_RECORD *R = E->ExceptionRecord;
+  // The record as ULONG_PTRs: dwType, szName, dwThreadID | dwFlags << 32.
+  if (R->ExceptionCode != kSetThreadName || R->NumberParameters < 3 ||
+      uint32_t(R->ExceptionInformation[0]) != 0x1000 ||
+      !R->ExceptionInformation[1])
+    return EXCEPTION_CONTINUE_SEARCH;
+  uint32_t Tid = uint32_t(R->ExceptionInformation[2]);
+  if (Tid == 0xffffffffu)
+    Tid = GetCurrentThreadId();
+  uint32_t I = 0, N = __atomic_load_n(&NumNamed, __ATOMIC_ACQUIRE);
+  while (I < N && I < 64 && Named[I].Tid != Tid)
+    ++I;
+  if (I >= N) // a thread not named before: the next slot, the oldest once full
+    I = __atomic_fetch_add(&NumNamed, 1, __ATOMIC_ACQ_REL) % 64;
+  NamedThread &T = Named[I];
+  const char *Name = reinterpret_cast<const char *>(R->ExceptionInformation[1]);
+  size_t Len = strnlen(Name, 15);
+  __atomic_store_n(&T.Tid, 0, __ATOMIC_RELAXED);
+  memcpy(T.Name, Name, Len);
+  T.Name[Len] = 0;
+  __atomic_store_n(&T.Tid, Tid, __ATOMIC_RELEASE);
+  return EXCEPTION_CONTINUE_SEARCH;
+}
+
+bool namedName(uint32_t Tid, char *Out) {
+  uint32_t N = __atomic_load_n(&NumNamed, __ATOMIC_ACQUIRE);
+  for (uint32_t I = 0; I < N && I < 64; ++I)
+    if (__atomic_load_n(&Named[I].Tid, __ATOMIC_ACQUIRE) == Tid) {
+      memcpy(Out, Named[I].Name, 16);
+      Out[15] = 0;
+      return Out[0] != 0;
+    }
+  return false;
+}
 } // namespace
 
 AllSignalsHeld::AllSignalsHeld() {}
@@ -75,8 +122,9 @@ uint32_t threadId() { return uint32_t(GetCurrentThreadId()); }
 bool isFirstThread(uint32_t Tid) { return Tid == firstThread(); }
 uint32_t firstThreadId() { return firstThread(); }
 
-// The thread's description, else, as Linux names a thread that was never
-// named, the program's file name (without .exe), 15 bytes at most.
+// The thread's description, else the name a debugger would have been
+// told, else, as Linux names a thread that was never named, the program's
+// file name (without .exe), 15 bytes at most.
 bool ownThreadName(char *Out) {
   GetDescriptionFn F = getDescription();
   PWSTR W = nullptr;
@@ -87,6 +135,8 @@ bool ownThreadName(char *Out) {
     if (N > 1)
       return true;
   }
+  if (namedName(GetCurrentThreadId(), Out))
+    return true;
   char Path[MAX_PATH];
   DWORD Len = GetModuleFileNameA(nullptr, Path, sizeof(Path));
   if (!Len || Len >= sizeof(Path))
@@ -103,8 +153,13 @@ bool ownThreadName(char *Out) {
   return N > 0;
 }
 
-// SetThreadDescription is not interposed yet: names are read again at exit.
-bool threadRenamesSeen() { return false; }
+// Renames reach no threadRenamed: names are read again at a spike and at
+// exit. Asked once, at start-up: the handler that notes debugger names
+// goes in then, first in line (winpthreads handles the exception itself).
+bool threadRenamesSeen() {
+  AddVectoredExceptionHandler(1, noteThreadName);
+  return false;
+}
 
 bool threadAlive(uint32_t Tid) {
   HANDLE H = OpenThread(THREAD_QUERY_LIMITED_INFORMATION, FALSE, Tid);
