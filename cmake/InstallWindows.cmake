@@ -1,10 +1,14 @@
 # cmake --install of the Windows runtime-only build, into the prefix the
 # host build installed into: it adds only files of its own, in the target's
 # directory as clang's per-target runtime directories are, so the host's
-# lib/libspiketrap.a stays. Its libspiketrap.a goes to lib/<triple>.
+# lib/libspiketrap.a stays. The wrappers link lib/<triple>/libspiketrap.a
+# for --target=<triple>; lib/cmake/SpikeTrap/spiketrap-windows.cmake is a
+# toolchain file that compiles with them.
 set(_spiketrap_triple ${CMAKE_SYSTEM_PROCESSOR}-w64-mingw32)
 install(FILES ${CMAKE_BINARY_DIR}/lib/libspiketrap.a
   DESTINATION lib/${_spiketrap_triple})
+install(FILES cmake/spiketrap-windows.cmake cmake/x86_64-w64-mingw32.cmake
+  DESTINATION lib/cmake/SpikeTrap)
 
 # The newest POSIX-threads GCC of mingw-w64, for the root of links
 # (MingwPosixRoot.cmake) in the build and in the install.
