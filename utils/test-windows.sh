@@ -29,14 +29,10 @@ if [ ! -f "$CROSS_DIR/build.ninja" ]; then
 fi
 ninja -C "$CROSS_DIR" -j "${JOBS:-$(nproc)}"
 build=$(cd "$BUILD_DIR" && pwd) cross=$(cd "$CROSS_DIR" && pwd)
-# Debian's mingw-w64 has libstdc++ twice, with win32 threads (no std::thread
-# before GCC 13) and with POSIX threads (winpthreads); clang takes the first.
-# A root of links that holds only the second makes it take that one.
-gcc_dir=$(ls -d /usr/lib/gcc/x86_64-w64-mingw32/*-posix | sort -V | tail -1)
+# libstdc++ with POSIX threads: the Windows build's root of links
+# (cmake/MingwPosixRoot.cmake; none without a *-posix GCC).
 root=$cross/mingw-posix
-mkdir -p "$root/lib/gcc/x86_64-w64-mingw32"
-ln -sfn "$gcc_dir" "$root/lib/gcc/x86_64-w64-mingw32/${gcc_dir##*/}"
-ln -sfn /usr/x86_64-w64-mingw32 "$root/x86_64-w64-mingw32"
+[ -d "$root" ] || root=
 lit=$(sed -n 's/^SPIKETRAP_LIT:FILEPATH=//p' "$BUILD_DIR/CMakeCache.txt")
 # A prefix of this build's own, made before the tests run in parallel (its
 # first start takes seconds), and one wineserver for all of them.
