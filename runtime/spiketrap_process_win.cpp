@@ -16,34 +16,41 @@
 namespace __spiketrap {
 
 namespace {
+// Calls F with the id of each of this process's threads in a snapshot of
+// the system's, while F says to go on.
+template <typename Fn> void forEachOwnThread(Fn F) {
+  HANDLE S = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+  if (S == INVALID_HANDLE_VALUE)
+    return;
+  THREADENTRY32 E;
+  E.dwSize = sizeof(E);
+  DWORD Pid = GetCurrentProcessId();
+  for (BOOL Ok = Thread32First(S, &E); Ok; Ok = Thread32Next(S, &E))
+    if (E.th32OwnerProcessID == Pid && !F(E.th32ThreadID))
+      break;
+  CloseHandle(S);
+}
+
 // The process's first thread: of its threads, the one created first (the
 // runtime may start on another, from a DLL's constructor or a thread's
 // first hook). Found once.
 DWORD findFirstThread() {
-  HANDLE S = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
   DWORD Best = GetCurrentThreadId();
-  if (S == INVALID_HANDLE_VALUE)
-    return Best;
-  THREADENTRY32 E;
-  E.dwSize = sizeof(E);
   uint64_t BestAt = UINT64_MAX;
-  DWORD Pid = GetCurrentProcessId();
-  for (BOOL Ok = Thread32First(S, &E); Ok; Ok = Thread32Next(S, &E)) {
-    if (E.th32OwnerProcessID != Pid)
-      continue;
-    HANDLE H = OpenThread(THREAD_QUERY_LIMITED_INFORMATION, FALSE, E.th32ThreadID);
+  forEachOwnThread([&](DWORD Tid) {
+    HANDLE H = OpenThread(THREAD_QUERY_LIMITED_INFORMATION, FALSE, Tid);
     FILETIME C, X, K, U;
     if (H && GetThreadTimes(H, &C, &X, &K, &U)) {
       uint64_t At = uint64_t(C.dwHighDateTime) << 32 | C.dwLowDateTime;
       if (At < BestAt) {
         BestAt = At;
-        Best = E.th32ThreadID;
+        Best = Tid;
       }
     }
     if (H)
       CloseHandle(H);
-  }
-  CloseHandle(S);
+    return true;
+  });
   return Best;
 }
 DWORD FirstThread;
@@ -183,34 +190,21 @@ void setTimerSlackNs(uint64_t) {} // Windows gathers no timer wake-ups per threa
 
 // A snapshot of the system's threads, this process's counted.
 uint32_t processThreads() {
-  HANDLE S = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
-  if (S == INVALID_HANDLE_VALUE)
-    return 0;
-  THREADENTRY32 E;
-  E.dwSize = sizeof(E);
   uint32_t N = 0;
-  DWORD Pid = GetCurrentProcessId();
-  for (BOOL Ok = Thread32First(S, &E); Ok; Ok = Thread32Next(S, &E))
-    N += E.th32OwnerProcessID == Pid;
-  CloseHandle(S);
+  forEachOwnThread([&](DWORD) { return ++N, true; });
   return N;
 }
 
 bool firstThreadEnded() { return !threadAlive(firstThread()); }
 
 uint32_t scanThreadIds(uint32_t *Out, uint32_t Max, bool (*Skip)(uint32_t)) {
-  HANDLE S = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
-  if (S == INVALID_HANDLE_VALUE)
-    return 0;
-  THREADENTRY32 E;
-  E.dwSize = sizeof(E);
   uint32_t N = 0;
-  DWORD Pid = GetCurrentProcessId(), Self = GetCurrentThreadId();
-  for (BOOL Ok = Thread32First(S, &E); Ok && N < Max; Ok = Thread32Next(S, &E))
-    if (E.th32OwnerProcessID == Pid && E.th32ThreadID != Self &&
-        E.th32ThreadID != firstThread() && !(Skip && Skip(E.th32ThreadID)))
-      Out[N++] = E.th32ThreadID;
-  CloseHandle(S);
+  DWORD Self = GetCurrentThreadId(), First = firstThread();
+  forEachOwnThread([&](DWORD Tid) {
+    if (N < Max && Tid != Self && Tid != First && !(Skip && Skip(Tid)))
+      Out[N++] = Tid;
+    return N < Max;
+  });
   return N;
 }
 

@@ -4,6 +4,7 @@ markdown table they print."""
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -97,3 +98,19 @@ def table(header, rows):
              "|" + "|".join(" --- " for _ in header) + "|"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def cached_build(src, d, exe, stamp, make):
+    """exe, built by make() in a fresh copy d of src, unless d holds a
+    build of the same stamp (the runtime's and plugin's hash) already."""
+    stamp_file = os.path.join(d, ".bench-stamp")
+    if os.path.exists(exe) and os.path.exists(stamp_file):
+        with open(stamp_file) as f:
+            if f.read() == stamp:
+                return exe
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(src, d, symlinks=True)
+    make()
+    with open(stamp_file, "w") as f:
+        f.write(stamp)
+    return exe

@@ -27,7 +27,7 @@ import statistics
 import subprocess
 import time
 
-from common import CC, alternate, callgrind_count, must, table
+from common import CC, alternate, cached_build, callgrind_count, must, table
 from redis_workload import files_hash, free_port, thread_ns
 
 CONNECTIONS = 32
@@ -47,23 +47,15 @@ def build_nginx(src, d, cc, stamp, extra=""):
     """./configure && make in a copy of src, kept while stamp is
     unchanged. DWARF 4: valgrind 3.19 cannot read clang 19's DWARF 5.
     extra: more compile flags, also given to the link."""
-    exe = os.path.join(d, "objs", "nginx")
-    stamp_file = os.path.join(d, ".bench-stamp")
-    if os.path.exists(exe) and os.path.exists(stamp_file):
-        with open(stamp_file) as f:
-            if f.read() == stamp:
-                return exe
-    shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree(src, d, symlinks=True)
-    must(["sh", "-c", "cd \"$0\" && exec ./configure \"$@\"", d,
-          f"--with-cc={cc}", f"--with-cc-opt=-O2 -gdwarf-4 {extra}".strip(),
-          *([f"--with-ld-opt={extra}"] if extra else []),
-          "--without-http_rewrite_module", "--without-http_gzip_module",
-          f"--prefix={d}/prefix"])
-    must(["make", "-C", d, f"-j{os.cpu_count()}"])
-    with open(stamp_file, "w") as f:
-        f.write(stamp)
-    return exe
+    def make():
+        must(["sh", "-c", "cd \"$0\" && exec ./configure \"$@\"", d,
+              f"--with-cc={cc}",
+              f"--with-cc-opt=-O2 -gdwarf-4 {extra}".strip(),
+              *([f"--with-ld-opt={extra}"] if extra else []),
+              "--without-http_rewrite_module", "--without-http_gzip_module",
+              f"--prefix={d}/prefix"])
+        must(["make", "-C", d, f"-j{os.cpu_count()}"])
+    return cached_build(src, d, os.path.join(d, "objs", "nginx"), stamp, make)
 
 
 def children(pid):

@@ -22,7 +22,7 @@ import statistics
 import subprocess
 import time
 
-from common import CC, alternate, callgrind_count, must, table
+from common import CC, alternate, cached_build, callgrind_count, must, table
 
 TESTS = "set,get,lpush,lpop,incr"
 PIPELINE = 16
@@ -57,19 +57,11 @@ def build_redis(src, d, cc, stamp):
     """make CC=cc MALLOC=libc in a copy of src (MALLOC=libc: the bundled
     jemalloc's configure is not what is measured; DWARF 4: valgrind 3.19
     cannot read clang 19's DWARF 5). Kept while stamp is unchanged."""
-    server = os.path.join(d, "src", "redis-server")
-    stamp_file = os.path.join(d, ".bench-stamp")
-    if os.path.exists(server) and os.path.exists(stamp_file):
-        with open(stamp_file) as f:
-            if f.read() == stamp:
-                return server
-    shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree(src, d, symlinks=True)
-    must(["make", "-C", d, f"-j{os.cpu_count()}", f"CC={cc}", "MALLOC=libc",
-          "CFLAGS=-gdwarf-4", "DEBUG=-g -gdwarf-4"])
-    with open(stamp_file, "w") as f:
-        f.write(stamp)
-    return server
+    return cached_build(
+        src, d, os.path.join(d, "src", "redis-server"), stamp,
+        lambda: must(["make", "-C", d, f"-j{os.cpu_count()}", f"CC={cc}",
+                      "MALLOC=libc", "CFLAGS=-gdwarf-4",
+                      "DEBUG=-g -gdwarf-4"]))
 
 
 def files_hash(paths):

@@ -27,7 +27,7 @@ import shutil
 import statistics
 import subprocess
 
-from common import CXX, alternate, callgrind_count, sh, table
+from common import CXX, alternate, cached_build, callgrind_count, sh, table
 from redis_workload import files_hash
 
 NET = "nn-ad9b42354671.nnue"
@@ -71,30 +71,22 @@ def find_net(src, d):
 
 def build_stockfish(src, net, d, cxx, extra, stamp):
     """make build in a copy of src, kept while stamp is unchanged."""
-    exe = os.path.join(d, "src", "stockfish")
-    stamp_file = os.path.join(d, ".bench-stamp")
-    if os.path.exists(exe) and os.path.exists(stamp_file):
-        with open(stamp_file) as f:
-            if f.read() == stamp:
-                return exe
-    shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree(src, d, symlinks=True)
-    shutil.copy(net, os.path.join(d, "src", NET))
-    mk = os.path.join(d, "src", "Makefile")
-    with open(mk) as f:
-        text = f.read()
-    with open(mk, "w") as f:
-        f.write(text.replace(" -fexperimental-new-pass-manager", ""))
-    # The Makefile adds its CXXFLAGS (EXTRACXXFLAGS too) to the LTO link.
-    r = sh(["make", "-C", os.path.join(d, "src"), f"-j{os.cpu_count()}",
-            "build", f"ARCH={arch()}", "COMP=clang", f"CXX={cxx}",
-            f"EXTRACXXFLAGS={extra}", f"EXTRALDFLAGS={extra}"])
-    if r[3] != 0:
-        raise RuntimeError(f"make build failed in {d}:\n{r[4][-2000:]}"
-                           f"{r[5][-2000:]}")
-    with open(stamp_file, "w") as f:
-        f.write(stamp)
-    return exe
+    def make():
+        shutil.copy(net, os.path.join(d, "src", NET))
+        mk = os.path.join(d, "src", "Makefile")
+        with open(mk) as f:
+            text = f.read()
+        with open(mk, "w") as f:
+            f.write(text.replace(" -fexperimental-new-pass-manager", ""))
+        # The Makefile adds its CXXFLAGS (EXTRACXXFLAGS too) to the LTO link.
+        r = sh(["make", "-C", os.path.join(d, "src"), f"-j{os.cpu_count()}",
+                "build", f"ARCH={arch()}", "COMP=clang", f"CXX={cxx}",
+                f"EXTRACXXFLAGS={extra}", f"EXTRALDFLAGS={extra}"])
+        if r[3] != 0:
+            raise RuntimeError(f"make build failed in {d}:\n{r[4][-2000:]}"
+                               f"{r[5][-2000:]}")
+    return cached_build(src, d, os.path.join(d, "src", "stockfish"), stamp,
+                        make)
 
 
 def env_of(k, extra_opts=()):
