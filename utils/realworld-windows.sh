@@ -110,7 +110,9 @@ same_output() {
 program_sqlite() {
   local sq=$work/src/sqlite d=$work/build/sqlite
   if [ ! -f "$sq/sqlite3.c" ] && ! sqlite_fetch "$sq" > "$work/fetch-sqlite.log" 2>&1; then
-    skipped=$((skipped + 1)); echo "SKIP: sqlite: npm pack $SQLITE_NPM failed, not tested ($(tail -1 "$work/fetch-sqlite.log"))"
+    local why
+    why=$(command -v npm > /dev/null && tail -1 "$work/fetch-sqlite.log" || echo "no npm")
+    skipped=$((skipped + 1)); echo "SKIP: sqlite: npm pack $SQLITE_NPM failed, not tested${why:+ ($why)}"
     return
   fi
   build_pair sqlite "$cc" "$d" -O2 -DSQLITE_THREADSAFE=0 -I"$sq" "$sq/sqlite3.c" \
