@@ -108,7 +108,9 @@ same_output() {
 # amalgamation takes ~30 s a build. Its report at 200 us names SQLite's own
 # functions (sqlite3_step, vdbeSorterSort, btree*), not only the driver's.
 program_sqlite() {
-  local sq=$work/src/sqlite d=$work/build/sqlite
+  # The bench's copy (utils/bench/run.sh), else one of its own.
+  local sq=$PWD/utils/bench/out/src/${SQLITE_NPM//[@\/]/-} d=$work/build/sqlite
+  [ -f "$sq/sqlite3.c" ] || sq=$work/src/sqlite
   if [ ! -f "$sq/sqlite3.c" ] && ! sqlite_fetch "$sq" > "$work/fetch-sqlite.log" 2>&1; then
     local why
     why=$(command -v npm > /dev/null && tail -1 "$work/fetch-sqlite.log" || echo "no npm")
