@@ -7,7 +7,8 @@
 # Wine prefix of the build's own. Arguments: lit test paths (default:
 # test/selection, test/options, test/spikes, test/runtime, test/api,
 # test/adaptive). Tests Wine or Windows cannot run say
-# `UNSUPPORTED: windows`, with the reason.
+# `UNSUPPORTED: windows`, with the reason. Without test paths, real
+# programs cross-built both ways follow (utils/realworld-windows.sh).
 # Installs its packages with utils/setup.sh; when they cannot be had, says
 # so and exits 0.
 set -euo pipefail
@@ -39,6 +40,9 @@ lit=$(sed -n 's/^SPIKETRAP_LIT:FILEPATH=//p' "$BUILD_DIR/CMakeCache.txt")
 export WINEPREFIX="$cross/wine" WINEDEBUG=-all
 [ -f "$WINEPREFIX/system.reg" ] || wineboot -i >/dev/null 2>&1 || true
 wineserver -p 2>/dev/null || true
+# Without test paths (CI's run), real programs follow the tests
+# (utils/realworld-windows.sh; WINDOWS_REALWORLD=0 leaves them out).
+realworld=${WINDOWS_REALWORLD:-$([ $# -gt 0 ] && echo 0 || echo 1)}
 [ $# -gt 0 ] || set -- test/windows test/selection test/options test/spikes test/runtime \
   test/api test/adaptive
 out=$(mktemp)
@@ -58,4 +62,7 @@ p1=$(count Passed) p2=$(count 'Passed With Retry')
 failed=$(count Failed) skipped=$(count Unsupported)
 passed=$(( ${p1:-0} + ${p2:-0} ))
 echo "windows: $passed passed, ${failed:-0} failed, ${skipped:-0} skipped"
+if [ "$realworld" = 1 ]; then
+  BUILD_DIR=$build CROSS_DIR=$cross utils/realworld-windows.sh || status=$?
+fi
 exit "$status"

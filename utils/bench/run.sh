@@ -25,16 +25,10 @@ if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
 fi
 
 # Pinned, so tables from different days compare the same SQLite.
-SQLITE_NPM=${SQLITE_NPM:-better-sqlite3@12.11.1}
+. utils/sqlite-source.sh
 SQ=$OUT/src/${SQLITE_NPM//[@\/]/-}
-fetch_sqlite() {
-  mkdir -p "$SQ"
-  tgz=$(cd "$SQ" && npm pack --silent "$SQLITE_NPM" | tail -1) &&
-    tar -xzf "$SQ/$tgz" -C "$SQ" --strip-components=3 \
-      package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h
-}
 sqlite=(--sqlite-dir "$SQ")
-if [ ! -f "$SQ/sqlite3.c" ] && ! fetch_sqlite; then
+if [ ! -f "$SQ/sqlite3.c" ] && ! sqlite_fetch "$SQ"; then
   # No registry (offline machine): the rest of the suite still runs.
   echo "bench: could not fetch $SQLITE_NPM with npm; SQLite skipped" >&2
   sqlite=()
