@@ -35,6 +35,10 @@ int InitState = NotStarted;
 
 void reportAtExit() {
   lifecycleExiting();
+  // Where the watcher stops threads to tick them (Windows), it is stopped
+  // first: killed midway by the process's end, Wine prints client errors.
+  if (kTicksByWatcher)
+    watcherPause();
   flushProgramOutput();
   writeReport();
 }
