@@ -11,6 +11,8 @@ Prints one markdown table. A benchmark, not a test: it never fails on the
 numbers (docs/performance.md "Accuracy").
 
   utils/bench/accuracy.py --build-dir BUILD           # the whole suite
+  utils/bench/accuracy.py --build-dir BUILD --target x86_64-w64-mingw32 \
+      --windows-build BUILD-mingw                     # the same under Wine
   utils/bench/accuracy.py --score GT.jsonl REPORT.json  # score one run
 """
 import argparse
@@ -80,6 +82,17 @@ CASES = [
     ("issue36-3 repeats in one call", "acc_repeat_off.c",
      "rebuild > insert (switched off): 1.5, 2 and 2.5 ms in one call"),
 ]
+
+# Windows (docs/windows.md): programs cross-built with the host's clang and
+# plugin against a runtime-only Windows build (its lib/libspiketrap.a, its
+# mingw-posix/ sysroot of links, its wine/ prefix: utils/test-windows.sh),
+# run under Wine. The cases that cannot apply there, with the reason.
+WINDOWS_TARGET = "x86_64-w64-mingw32"
+WINDOWS_SKIP = {
+    "acc_signal.c": "POSIX signals: no sigaction or SIGUSR1 (the C "
+                    "runtime's signal() handlers run from raise(), as plain "
+                    "calls: docs/windows.md)",
+}
 
 # A reported spike belongs to an injected one when their intervals overlap
 # once the injected one is widened by this much (the report's clock is
@@ -170,6 +183,8 @@ def load_report(path, gt):
             end = start + s["sampled"]["estimated_ns"]
         spikes.append({"id": s["id"], "function": stack[-1] if stack
                        else fns[s["function"]],
+                       # Its deepest timed level, above any sampled frames.
+                       "timed": fns[s["function"]],
                        "tid": s["tid"], "start": start, "end": end,
                        # A sampled culprit's time is an estimate, within
                        # about a sampling period at each end.
@@ -205,6 +220,9 @@ def score(gt, reported, threshold):
         injected.append(dict(s, cls=cls, matches=[], seen=[]))
     fps, neutral = [], []
     for r in reported:
+        # A spike of a function long by design ends in it even when its
+        # samples name a callee below it (under Wine, the clock call).
+        gray = r["function"] in gt["gray"] or r["timed"] in gt["gray"]
         best, best_ov = None, None
         for i in injected:
             # An observed call explains the spikes below it too.
@@ -221,8 +239,7 @@ def score(gt, reported, threshold):
                 best, best_ov = i, ov
         if r["function"] in gt["never"]:
             fps.append(("never reported", r))
-        elif r["function"] in gt["gray"] and (best is None or
-                                              best["cls"] != "over"):
+        elif gray and (best is None or best["cls"] != "over"):
             # A function that runs long by design (a thread's loop), around
             # a near miss or nothing: no spike of its own.
             neutral.append(r)
@@ -234,7 +251,7 @@ def score(gt, reported, threshold):
             best["seen"].append(r)
             if r["function"] == best["culprit"]:
                 best["matches"].append(r)
-        elif r["function"] in gt["gray"]:
+        elif gray:
             neutral.append(r)
         else:
             fps.append(("no injected spike", r))
@@ -417,10 +434,13 @@ def source_dir(build_dir):
     return common.ROOT
 
 
-def build_all(build_dir, opts, cases, out_dir, switch=None):
+def build_all(build_dir, opts, cases, out_dir, switch=None, windows=None):
+    """Builds every case at every opt level; with windows (a Windows
+    runtime build), for Windows. Returns {(case, opt): program}."""
     lib = os.path.join(build_dir, "lib")
     plugin = os.path.join(lib, "SpikeTrap.so")
-    for f in (plugin, os.path.join(lib, "libspiketrap.a")):
+    runtime = os.path.join(windows or build_dir, "lib", "libspiketrap.a")
+    for f in (plugin, runtime):
         if not os.path.exists(f):
             sys.exit(f"accuracy: {f} does not exist; build spiketrap first")
     inc = os.path.join(source_dir(build_dir), "runtime", "include")
@@ -429,40 +449,84 @@ def build_all(build_dir, opts, cases, out_dir, switch=None):
              f"-I{PROGRAMS}", "-g", "-pthread"]
     if switch:  # the other switch-off design, measured on purpose
         flags += ["-mllvm", f"-spiketrap-switch={switch}"]
+    # What the target changes: how programs and the plain library link.
+    cross, ldflags, exe = [], ["-pthread", f"-Wl,-rpath,{out_dir}"], ""
+    if windows:
+        # As utils/test-windows.sh: lld, static, the POSIX-threads
+        # libstdc++ through the sysroot of links, WaitOnAddress's library.
+        cross = [f"--target={WINDOWS_TARGET}",
+                 f"--sysroot={os.path.join(windows, 'mingw-posix')}",
+                 "-fuse-ld=lld", "-static", "-pthread",
+                 "-Wno-unused-command-line-argument"]
+        ldflags, exe = ["-pthread", "-lsynchronization"], ".exe"
+    flags += cross
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
         for case, src, _, *plain in cases:
             for opt in opts:
                 name = f"{os.path.splitext(src)[0]}-{opt}"
-                objs = [os.path.join(lib, "libspiketrap.a")]
+                objs = [runtime]
                 if plain:
-                    # A library built without the plugin, as a vendor's.
-                    so = os.path.join(out_dir, f"lib{name}-plain.so")
-                    common.must([common.CC, f"-{opt}", "-g", "-fPIC",
-                                "-shared", os.path.join(PROGRAMS, plain[0]),
-                                "-o", so])
-                    objs.append(so)
+                    # A library built without the plugin, as a vendor's: a
+                    # shared object, on Windows a DLL beside the program
+                    # (linked through its import library).
+                    so = os.path.join(out_dir, f"lib{name}-plain" +
+                                      (".dll" if windows else ".so"))
+                    implib = [f"-Wl,--out-implib,{so}.a"] if windows else []
+                    common.must([common.CC, *cross, f"-{opt}", "-g",
+                                 "-fPIC", "-shared",
+                                 os.path.join(PROGRAMS, plain[0]),
+                                 *implib, "-o", so])
+                    objs.append(so + ".a" if windows else so)
                 jobs[case, opt] = ex.submit(
                     common.build, name, [os.path.join(PROGRAMS, src)],
-                    [f"-{opt}", *flags], out_dir, objs,
-                    ["-pthread", f"-Wl,-rpath,{out_dir}"])
-        return {k: f.result()[0] for k, f in jobs.items()}
+                    [f"-{opt}", *flags], out_dir, objs, ldflags)
+        # The mingw driver names an output without an extension NAME.exe.
+        return {k: f.result()[0] + exe for k, f in jobs.items()}
 
 
-def run_one(exe, out_dir, tag):
-    """Runs one program; returns (ground truth path, report path, error)."""
+def run_one(exe, out_dir, tag, windows=None):
+    """Runs one program (a Windows one under Wine, in the Windows build's
+    prefix); returns (ground truth path, report path, error)."""
     gt = os.path.join(out_dir, tag + ".gt.jsonl")
     rep = os.path.join(out_dir, tag + ".report.json")
     for p in (gt, rep):
         if os.path.exists(p):
             os.remove(p)
-    env = dict(os.environ, SPIKETRAP_OPTIONS=f"report_json={rep}")
-    r = common.sh([exe, gt], env=env)
+    # Wine maps Z: to /, and takes a path that starts with / on the
+    # current drive, Z: here: the same absolute paths serve both.
+    env = dict(os.environ, SPIKETRAP_OPTIONS=f"report_json={rep}",
+               **(wine_env(windows) if windows else {}))
+    r = common.sh((["wine"] if windows else []) + [exe, gt], env=env)
     with open(os.path.join(out_dir, tag + ".stderr"), "w") as f:
         f.write(r[5])
     if r[3] != 0 or not os.path.exists(rep) or not os.path.exists(gt):
         return gt, rep, f"run failed (exit {r[3]})"
     return gt, rep, None
+
+
+def wine_env(windows):
+    return {"WINEPREFIX": os.path.join(windows, "wine"), "WINEDEBUG": "-all"}
+
+
+class Wineserver:
+    """One wineserver for all the runs (utils/test-windows.sh does the
+    same), the prefix made first when it is missing."""
+
+    def __init__(self, windows):
+        self.env = dict(os.environ, **wine_env(windows)) if windows else None
+
+    def __enter__(self):
+        if self.env:
+            if not os.path.exists(os.path.join(self.env["WINEPREFIX"],
+                                               "system.reg")):
+                common.sh(["wineboot", "-i"], env=self.env)
+            common.sh(["wineserver", "-p"], env=self.env)
+        return self
+
+    def __exit__(self, *exc):
+        if self.env:
+            common.sh(["wineserver", "-k"], env=self.env)
 
 
 class BusyLoops:
@@ -485,27 +549,41 @@ class BusyLoops:
 
 
 def suite(build_dir, opts=("O0", "O2"), only=None, reps=1, out_dir=None,
-          switch=None, loaded=False):
+          switch=None, loaded=False, windows=None):
     """Builds, runs and scores; returns (markdown, per-row JSON). With
-    loaded, the runs go beside a busy loop per core."""
-    out_dir = out_dir or os.path.join(HERE, "out", "accuracy")
+    loaded, the runs go beside a busy loop per core; with windows (a
+    Windows runtime build), the programs are built for Windows and run
+    under Wine."""
+    out_dir = out_dir or os.path.join(
+        HERE, "out", "accuracy-windows" if windows else "accuracy")
     os.makedirs(out_dir, exist_ok=True)
     cases = [c for c in CASES if not only or any(o in c[0] or o == c[1]
                                                  for o in only)]
-    exes = build_all(build_dir, opts, cases, out_dir, switch)
-    with BusyLoops(os.cpu_count() if loaded else 0):
+    exes = build_all(build_dir, opts, [c for c in cases if not windows or
+                                       c[1] not in WINDOWS_SKIP],
+                     out_dir, switch, windows)
+    with Wineserver(windows), BusyLoops(os.cpu_count() if loaded else 0):
         return score_all(build_dir, opts, cases, exes, reps, out_dir, switch,
-                         loaded)
+                         loaded, windows)
 
 
-def score_all(build_dir, opts, cases, exes, reps, out_dir, switch, loaded):
+def score_all(build_dir, opts, cases, exes, reps, out_dir, switch, loaded,
+              windows=None):
     rows, sums, detail = [], [], []
     for case, src, what, *_ in cases:
+        if windows and src in WINDOWS_SKIP:
+            # Not run, and said so: a row of its own, out of the totals.
+            rows.append([case, "all", *["-"] * (len(HEADER) - 3),
+                         f"skipped on Windows: {WINDOWS_SKIP[src]}"])
+            detail.append({"case": case, "source": src, "opt": None,
+                           "skipped": WINDOWS_SKIP[src]})
+            continue
         for opt in opts:
             results, fps, errors = [], [], []
             for rep in range(reps):
                 tag = f"{os.path.splitext(src)[0]}-{opt}-{rep}"
-                gt_path, rep_path, err = run_one(exes[case, opt], out_dir, tag)
+                gt_path, rep_path, err = run_one(exes[case, opt], out_dir, tag,
+                                                 windows)
                 if err:
                     errors.append(err)
                     continue
@@ -530,6 +608,8 @@ def score_all(build_dir, opts, cases, exes, reps, out_dir, switch, loaded):
     md = ("### Accuracy: injected spikes, default settings"
           + (f", -spiketrap-switch={switch}" if switch else "") +
           (", beside a busy loop per core" if loaded else ", quiet") +
+          (f", {WINDOWS_TARGET} under Wine (runtime {windows})" if windows
+           else "") +
           f" (build {build_dir}, {reps} run(s) per row)\n\n" +
           common.table(HEADER, rows))
     with open(os.path.join(out_dir, "accuracy-loaded.json" if loaded
@@ -556,6 +636,14 @@ def main():
                     help="run beside a busy loop per core (only that run)")
     ap.add_argument("--both", action="store_true",
                     help="a quiet run, then one beside a busy loop per core")
+    ap.add_argument("--target", choices=["host", WINDOWS_TARGET],
+                    default="host", help="build and run for this target "
+                    f"({WINDOWS_TARGET}: under Wine)")
+    ap.add_argument("--windows-build",
+                    help="the runtime-only Windows build for --target "
+                    f"{WINDOWS_TARGET} (lib/libspiketrap.a, mingw-posix/, "
+                    "wine/; default: BUILD_DIR-mingw, as "
+                    "utils/test-windows.sh makes it)")
     ap.add_argument("--score", nargs=2, metavar=("GT", "REPORT"),
                     help="score one ground truth file against one JSON "
                     "report and print the details")
@@ -586,9 +674,14 @@ def main():
                                        summarize(results, fps),
                                        notes(results, fps))]))
         return
+    build_dir = os.path.abspath(args.build_dir)
+    windows = None
+    if args.target == WINDOWS_TARGET:
+        windows = os.path.abspath(args.windows_build or
+                                  build_dir.rstrip("/") + "-mingw")
     for loaded in ([False, True] if args.both else [args.loaded]):
-        md, _ = suite(os.path.abspath(args.build_dir), args.opt.split(","),
-                      args.only, args.reps, args.out, args.switch, loaded)
+        md, _ = suite(build_dir, args.opt.split(","), args.only, args.reps,
+                      args.out, args.switch, loaded, windows)
         print(md)
 
 

@@ -5,7 +5,15 @@
 #include "frameloop.h"
 
 #include <string.h>
+#ifdef _WIN32
+/* The same fresh, untouched pages from VirtualAlloc. */
+#define mmap(a, size, p, f, fd, o)                                             \
+  VirtualAlloc(a, size, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE)
+#define MAP_FAILED NULL
+#define munmap(p, size) VirtualFree(p, 0, MEM_RELEASE)
+#else
 #include <sys/mman.h>
+#endif
 
 static char small[FL_THREADS][256];
 

@@ -5,6 +5,11 @@
 #include "gt.h"
 
 #include <pthread.h>
+#ifdef _WIN32
+/* The C runtime's pipe: read() and write() are ReadFile and WriteFile. */
+#include <fcntl.h>
+#define pipe(fds) _pipe(fds, 64, _O_BINARY)
+#endif
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int held; /* set (atomically) once the holder has the lock */

@@ -33,9 +33,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef _WIN32
+/* mingw-w64's clock_gettime (winpthreads) reads QueryPerformanceCounter for
+ * CLOCK_MONOTONIC and the precise system time for CLOCK_REALTIME. */
+#include <windows.h>
+#else
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
-#include <time.h>
+#endif
 #include <unistd.h>
 
 #define GT_NOINLINE __attribute__((noinline))
@@ -66,12 +72,91 @@ GT_INLINE long long gt_now(void) { return gt_clock(CLOCK_MONOTONIC); }
 GT_INLINE void gt_spin_ns(long long ns) {
   long long end = gt_now() + ns;
   while (gt_now() < end) {
+#ifdef _WIN32
+    /* Wine's clock is a call into its Unix side: spin mostly here, or
+     * the samples find the time in the clock, below the culprit. */
+    for (volatile int k = 0; k < 1000; ++k) {
+    }
+#endif
   }
 }
 
 /* Off-CPU for ns nanoseconds, blocked in read(2) on a timer: a stall, as a
  * slow disk or a busy device would be (a nanosleep is idle, not a spike:
  * docs/selection.md, "Idle is not a spike"). */
+#ifdef _WIN32
+/* Windows has no timerfd, and a WaitFor* on a timer is a wait to be woken
+ * (idle on a worker thread, docs/windows.md): the stall is a ReadFile on a
+ * pipe that the waker thread (started by gt_init) writes to at the
+ * deadline, on a high-resolution waitable timer. The sleeper tells it with
+ * a WriteFile (a stall too) that the relay thread turns into an event: a
+ * SetEvent is a wineserver call that samples would find. */
+enum { GT_WAKES = 64 };
+static struct {
+  long long at;
+  HANDLE w;
+} gt_wakes[GT_WAKES];
+static SRWLOCK gt_wake_lock = SRWLOCK_INIT;
+static HANDLE gt_wake_timer, gt_wake_new, gt_wake_r, gt_wake_w;
+
+SPIKETRAP_NEVER GT_NOINLINE static DWORD WINAPI gt_relay(void *arg) {
+  char c;
+  DWORD n;
+  (void)arg;
+  while (ReadFile(gt_wake_r, &c, 1, &n, NULL) && n == 1)
+    SetEvent(gt_wake_new);
+  abort();
+}
+
+SPIKETRAP_NEVER GT_NOINLINE static DWORD WINAPI gt_waker(void *arg) {
+  (void)arg;
+  for (;;) {
+    long long first = -1, now = gt_now();
+    DWORD n;
+    AcquireSRWLockExclusive(&gt_wake_lock);
+    for (int i = 0; i < GT_WAKES; ++i) {
+      if (!gt_wakes[i].w)
+        continue;
+      if (gt_wakes[i].at <= now) {
+        if (!WriteFile(gt_wakes[i].w, "x", 1, &n, NULL))
+          abort();
+        gt_wakes[i].w = NULL;
+      } else if (first < 0 || gt_wakes[i].at < first) {
+        first = gt_wakes[i].at;
+      }
+    }
+    ReleaseSRWLockExclusive(&gt_wake_lock);
+    HANDLE hs[2] = {gt_wake_new, gt_wake_timer};
+    if (first >= 0) {
+      LARGE_INTEGER due = {.QuadPart = -((first - now) / 100 + 1)};
+      SetWaitableTimer(gt_wake_timer, &due, 0, NULL, NULL, FALSE);
+    }
+    WaitForMultipleObjects(first >= 0 ? 2 : 1, hs, FALSE, INFINITE);
+  }
+}
+
+GT_INLINE void gt_sleep_ns(long long ns) {
+  /* The thread's pipe, made once: Wine's CreatePipe takes ~0.3 ms. */
+  static __thread HANDLE r, w;
+  char c;
+  DWORD n;
+  int i = 0;
+  long long at = gt_now() + ns;
+  if (!r && !CreatePipe(&r, &w, NULL, 0))
+    abort();
+  AcquireSRWLockExclusive(&gt_wake_lock);
+  while (i < GT_WAKES && gt_wakes[i].w)
+    ++i;
+  if (i == GT_WAKES)
+    abort();
+  gt_wakes[i].at = at;
+  gt_wakes[i].w = w;
+  ReleaseSRWLockExclusive(&gt_wake_lock);
+  if (!WriteFile(gt_wake_w, "x", 1, &n, NULL) ||
+      !ReadFile(r, &c, 1, &n, NULL) || n != 1)
+    abort();
+}
+#else
 GT_INLINE void gt_sleep_ns(long long ns) {
   struct itimerspec its = {{0, 0},
                            {(time_t)(ns / 1000000000LL),
@@ -83,6 +168,7 @@ GT_INLINE void gt_sleep_ns(long long ns) {
     abort();
   close(fd);
 }
+#endif
 
 SPIKETRAP_NEVER GT_NOINLINE static void gt_add(const char *kind,
                                                const char *stack,
@@ -91,8 +177,12 @@ SPIKETRAP_NEVER GT_NOINLINE static void gt_add(const char *kind,
   int i = __atomic_fetch_add(&gt_count, 1, __ATOMIC_RELAXED);
   if (i >= GT_MAX)
     abort();
-  struct gt_rec r = {kind, stack, expect, (long long)syscall(SYS_gettid),
-                     start, end};
+#ifdef _WIN32
+  long long tid = GetCurrentThreadId(); /* the Windows report's tid */
+#else
+  long long tid = syscall(SYS_gettid);
+#endif
+  struct gt_rec r = {kind, stack, expect, tid, start, end};
   gt_recs[i] = r;
 }
 
@@ -118,6 +208,19 @@ GT_INLINE void gt_gray(const char *fn) { gt_add("gray", fn, 0, 0, ""); }
 SPIKETRAP_NEVER GT_NOINLINE static void gt_init(void) {
   gt_anchor_real = gt_clock(CLOCK_REALTIME);
   gt_anchor_mono = gt_clock(CLOCK_MONOTONIC);
+#ifdef _WIN32
+  gt_wake_new = CreateEventW(NULL, FALSE, FALSE, NULL);
+  gt_wake_timer = CreateWaitableTimerExW(
+      NULL, NULL, 2 /* CREATE_WAITABLE_TIMER_HIGH_RESOLUTION */,
+      TIMER_ALL_ACCESS);
+  if (!gt_wake_timer)
+    gt_wake_timer = CreateWaitableTimerW(NULL, FALSE, NULL);
+  if (!gt_wake_new || !gt_wake_timer ||
+      !CreatePipe(&gt_wake_r, &gt_wake_w, NULL, 0) ||
+      !CreateThread(NULL, 0, gt_waker, NULL, 0, NULL) ||
+      !CreateThread(NULL, 0, gt_relay, NULL, 0, NULL))
+    abort();
+#endif
 }
 
 /* Sleeps 2 ms at the end of the run, after every injected spike: its spike
