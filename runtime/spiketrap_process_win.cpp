@@ -132,15 +132,30 @@ uint32_t firstThreadId() { return firstThread(); }
 // The thread's description, else the name a debugger would have been
 // told, else, as Linux names a thread that was never named, the program's
 // file name (without .exe), 15 bytes at most.
+// The description is read again at most every 250 ms: a spike's name is
+// read as it is recorded, and GetThreadDescription is a wineserver call
+// under Wine (0.1-0.6 ms a spike, measured; 4 us without it).
+__thread char Described[16];
+__thread ULONGLONG DescribedAt;
+
 bool ownThreadName(char *Out) {
-  GetDescriptionFn F = getDescription();
-  PWSTR W = nullptr;
-  if (F && SUCCEEDED(F(GetCurrentThread(), &W)) && W) {
-    int N = WideCharToMultiByte(CP_UTF8, 0, W, -1, Out, 16, nullptr, nullptr);
-    LocalFree(W);
-    Out[15] = 0;
-    if (N > 1)
-      return true;
+  ULONGLONG Now = GetTickCount64(); // the shared user page: no system call
+  if (!DescribedAt || Now - DescribedAt >= 250) {
+    DescribedAt = Now;
+    Described[0] = 0;
+    GetDescriptionFn F = getDescription();
+    PWSTR W = nullptr;
+    if (F && SUCCEEDED(F(GetCurrentThread(), &W)) && W) {
+      if (WideCharToMultiByte(CP_UTF8, 0, W, -1, Described, 16, nullptr,
+                              nullptr) <= 1)
+        Described[0] = 0;
+      Described[15] = 0;
+      LocalFree(W);
+    }
+  }
+  if (Described[0]) {
+    memcpy(Out, Described, 16);
+    return true;
   }
   if (namedName(GetCurrentThreadId(), Out))
     return true;
