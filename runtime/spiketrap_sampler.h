@@ -141,6 +141,11 @@ HotCall findHotCall(ThreadState &T, uint64_t Now);
 // buffer at its start, a forked child), and starts its timer when the
 // thread stopped it (no call open for a few ticks). No signal is sent.
 void samplerWatch(ThreadState &T, uint64_t Now, bool Waiting);
+// T's timer ran and T ticked within two of its periods before Now: its
+// next tick reads its run delay itself, so the watcher need not. False
+// where the looks are the ticks (kTicksByWatcher), and for a thread off
+// the CPU (its CPU-time timer stands still: then the watcher reads).
+bool samplerTicksItself(const ThreadState &T, uint64_t Now);
 // For recordSpike (spiketrap_culprit.cpp): the callees its thread's tick
 // timed again while level Level of T ran, into Out (kMaxCandidates); how
 // many.

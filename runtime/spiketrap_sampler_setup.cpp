@@ -277,6 +277,16 @@ SPIKETRAP_RACY_READER void samplerWatch(ThreadState &T, uint64_t Now,
   });
 }
 
+SPIKETRAP_RACY_READER bool samplerTicksItself(const ThreadState &T,
+                                              uint64_t Now) {
+  const SampleBuffer *B = SPIKETRAP_RACY(T.Samples);
+  if (kTicksByWatcher || !B || !__atomic_load_n(&B->Armed, __ATOMIC_ACQUIRE))
+    return false;
+  uint64_t Last = SPIKETRAP_RACY(B->LastTick);
+  uint64_t Period = __atomic_load_n(&B->PeriodNs, __ATOMIC_RELAXED);
+  return Last && (Now <= Last || ticksToNs(Now - Last) <= 2 * Period);
+}
+
 void samplerRefill() {
   // A few in reserve: a thread's first sampling does not wait a tick.
   if (NumFree < kReserve)

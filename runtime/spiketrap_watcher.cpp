@@ -122,8 +122,10 @@ void look(ThreadState &T, void *P) {
   if ((!Sampling || kTicksByWatcher) && H.Next < L.Next)
     L.Next = H.Next;
   // Not while it waits (an idle event loop would cost a read per call): at
-  // a look after the wait, if the call is still open.
-  if (H.Start && !Waiting)
+  // a look after the wait, if the call is still open. Nor for a thread
+  // that ticks: its tick reads it (one /proc file where the watcher reads
+  // two); the watcher reads for one whose ticks are late (off the CPU).
+  if (H.Start && !Waiting && !(Sampling && samplerTicksItself(T, L.Now)))
     runDelayWatch(T, H.Start, L.Now);
 }
 
