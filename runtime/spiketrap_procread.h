@@ -41,6 +41,13 @@ bool procReaderStopping(pthread_t &T);
 void procReaderStopped();
 void procReaderAfterForkChild();
 
+// verbosity=1: what the reader did and cost (its thread's CPU time), and
+// how long its callers waited for it.
+struct ProcReaderStats {
+  uint64_t Readings, Failed, CpuNs, WaitNs;
+};
+ProcReaderStats procReaderStats();
+
 } // namespace __spiketrap
 
 #endif

@@ -66,6 +66,9 @@ bool Running;  // the reader has its own table and serves
 pthread_t Thread;
 bool Started; // the thread exists (to be joined)
 bool Paused;  // stopped for unshare(): no reading until it is back
+// verbosity=1's counts: readings answered, given up (or all slots busy),
+// and the callers' wall time waiting for an answer.
+uint64_t Answers, GaveUp, WaitedNs;
 
 size_t readDirect(const char *Path, char *Text, size_t Size) {
   long Fd = arch::rawSyscall(SYS_openat, AT_FDCWD, long(Path),
@@ -158,8 +161,10 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
       break;
     }
   }
-  if (!S)
+  if (!S) {
+    __atomic_fetch_add(&GaveUp, 1, __ATOMIC_RELAXED);
     return 0; // all busy: as a failed reading
+  }
   memcpy(S->Path, Path, Len + 1);
   __atomic_store_n(&S->State, Asked, __ATOMIC_RELEASE);
   __atomic_fetch_add(&Work, 1, __ATOMIC_RELEASE);
@@ -174,8 +179,11 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
       uint32_t Want = State;
       uint32_t Then = State == Asked ? Free : Dropped;
       if (__atomic_compare_exchange_n(&S->State, &Want, Then, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        __atomic_fetch_add(&GaveUp, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&WaitedNs, Waited, __ATOMIC_RELAXED);
         return 0;
+      }
       continue; // taken or answered meanwhile
     }
     // The watcher sleeps too, though it may hold the registry lock: a
@@ -191,6 +199,8 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
     if (R != -EAGAIN)
       ++threadState.ProcReadSleeps; // it slept (or a signal woke it)
   }
+  __atomic_fetch_add(&Answers, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&WaitedNs, monotonicNs() - Start, __ATOMIC_RELAXED);
   size_t Got = S->Got < Size ? S->Got : Size - 1;
   memcpy(Text, S->Text, Got);
   Text[Got] = 0;
@@ -198,11 +208,25 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
   return Got;
 }
 
+ProcReaderStats procReaderStats() {
+  ProcReaderStats R = {__atomic_load_n(&Answers, __ATOMIC_RELAXED),
+                       __atomic_load_n(&GaveUp, __ATOMIC_RELAXED), 0,
+                       __atomic_load_n(&WaitedNs, __ATOMIC_RELAXED)};
+  clockid_t Clock;
+  timespec Cpu;
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE) &&
+      pthread_getcpuclockid(Thread, &Clock) == 0 &&
+      clock_gettime(Clock, &Cpu) == 0)
+    R.CpuNs = uint64_t(Cpu.tv_sec) * 1000000000 + uint64_t(Cpu.tv_nsec);
+  return R;
+}
+
 bool procReaderPrepare() {
   __atomic_store_n(&Stop, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
   for (Slot &S : Slots) // a forked child: the parent's requests are gone
     S.State = Free;
+  Answers = GaveUp = WaitedNs = 0; // and its counts are the parent's
   return true;
 }
 

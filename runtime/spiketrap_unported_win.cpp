@@ -52,6 +52,7 @@ void procReaderStarted(const pthread_t *) {}
 bool procReaderStopping(pthread_t &) { return false; }
 void procReaderStopped() {}
 void procReaderAfterForkChild() {}
+ProcReaderStats procReaderStats() { return {}; }
 // Nothing is interposed: no wait wrapper asks for a static program's call.
 void *staticWait(uint32_t) { return nullptr; }
 

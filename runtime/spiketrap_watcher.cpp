@@ -213,6 +213,10 @@ void printStats() {
           Plain ? (S.SpentNs - S.SampledNs) / Plain : 0,
           S.SampledTicks ? S.SampledNs / S.SampledTicks : 0, S.SignalNs,
           S.Buffers, S.UnwindFaults, S.StackSkips);
+  ProcReaderStats R = procReaderStats();
+  logLine("/proc reader: {} readings, {} failed, {} us of CPU; its callers "
+          "waited {} us",
+          R.Readings, R.Failed, R.CpuNs / 1000, R.WaitNs / 1000);
 }
 
 // The /proc reader's thread (spiketrap_procread.h). Its stack holds a few

@@ -392,7 +392,16 @@ def machine(args):
                 model = line.split(":", 1)[1].strip()
                 break
     clang = must([CC, "--version"])[4].splitlines()[0]
-    rev = sh(["git", "-C", ROOT, "describe", "--always", "--dirty"])[4].strip()
+    # The source the measured build came from (a build dir of another
+    # checkout measures that checkout's runtime).
+    src = ROOT
+    cache = os.path.join(args.build_dir, "CMakeCache.txt")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            for line in f:
+                if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                    src = line.split("=", 1)[1].strip()
+    rev = sh(["git", "-C", src, "describe", "--always", "--dirty"])[4].strip()
     return (f"Machine: {os.cpu_count()} cores, {model}, kernel "
             f"{os.uname().release}, {clang}. spiketrap {rev}, "
             f"{time.strftime('%Y-%m-%d %H:%M')}. Mode: "

@@ -112,6 +112,8 @@ def run_once(exe, k, bench_args):
                   err, re.M)
     w = re.search(r"watcher: \d+ looks, (\d+) us of CPU; (\d+) samples in "
                   r"(\d+) ticks .*?costing them (\d+) us of (\d+) us", err)
+    rd = re.search(r"/proc reader: (\d+) readings, \d+ failed, (\d+) us of "
+                   r"CPU; its callers waited (\d+) us", err)
     return {"cpu": r[1], "wall": r[0],
             "nodes": int(nodes.group(1)) if nodes else None,
             "nps": int(nps.group(1)) if nps else None,
@@ -122,6 +124,9 @@ def run_once(exe, k, bench_args):
             "ticks": int(w.group(3)) if w else None,
             "tick_share": 100.0 * int(w.group(4)) / int(w.group(5))
             if w and int(w.group(5)) else None,
+            "readings": int(rd.group(1)) if rd else None,
+            "reader_us": int(rd.group(2)) if rd else None,
+            "read_wait_us": int(rd.group(3)) if rd else None,
             "load": os.getloadavg()[0]}
 
 
@@ -220,6 +225,9 @@ def suite(build_dir, src, out_dir, reps, bench_args, ir_args, notes):
             f"–{max(x['tick_share'] for x in xs):.2f}%)",
             "" if med("watcher_us") is None else
             f"{med('watcher_us') / 1e3:.1f}",
+            "" if med("readings") is None else
+            f"{med('readings'):,.0f} / {med('reader_us') / 1e3:.1f} / "
+            f"{med('read_wait_us') / 1e3:.1f}",
         ])
     load = statistics.median(x["load"] for k in keys for x in res[k])
     head = (f"Stockfish 15.1 (`make build ARCH={arch()} COMP=clang`, full "
@@ -234,9 +242,12 @@ def suite(build_dir, src, out_dir, reps, bench_args, ir_args, notes):
              if ir_args else "No callgrind runs. ") +
             "Ticks: the sampler's CPU-clock ticks of the threads / samples "
             "taken / the ticks' measured share of the ticked threads' CPU, "
-            "median (range).\n\n")
+            "median (range). /proc readings: the run-delay readings the "
+            "reader thread answered / its CPU ms / the ms its callers waited "
+            "for it, median.\n\n")
     return head + table(
         ["stockfish bench", "CPU s (median)", "vs plain (median)",
          "vs plain (least)", "nodes/s", "vs plain", "nodes searched",
          "Ir vs plain", "timed calls / spikes", "ticks / samples / share",
-         "watcher thread CPU ms"], rows)
+         "watcher thread CPU ms", "/proc readings / reader CPU ms / "
+         "waited ms"], rows)
