@@ -187,7 +187,7 @@ size_t procRead(const char *Path, char *Text, size_t Size) {
       continue; // taken or answered meanwhile
     }
     // The watcher sleeps too, though it may hold the registry lock: a
-    // watcher that spun kept the CPU the reader needed, 0.8 ms a reading
+    // watcher that spun kept the CPU the reader needed, 1.8 ms a reading
     // on 2 cores beside one busy thread (~50 us asleep).
     if (Waited < kSpinNs) {
       arch::spinHint();
